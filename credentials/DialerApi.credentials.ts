@@ -1,0 +1,147 @@
+import type {
+	IAuthenticateGeneric,
+	ICredentialTestRequest,
+	ICredentialType,
+	Icon,
+	INodeProperties,
+} from 'n8n-workflow';
+
+/**
+ * One dialer server (one customer tenant). The token goes in `Authorization` in one of the
+ * three forms the API accepts; the webhook secret and the report login are used by the
+ * trigger and by the filled-forms report, never sent anywhere else.
+ */
+export class DialerApi implements ICredentialType {
+	name = 'dialerApi';
+
+	displayName = 'Dialer API';
+
+	icon: Icon = { light: 'file:../icons/dialer.svg', dark: 'file:../icons/dialer.dark.svg' };
+
+	documentationUrl = 'https://github.com/n8n-nodes-dialer/n8n-nodes-dialer#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://acme.dialer.example:8607',
+			description:
+				'Scheme, host and, when the server uses one, port of your dialer server. No path: the path segment is set below.',
+		},
+		{
+			displayName: 'Path Segment',
+			name: 'pathSegment',
+			type: 'string',
+			default: 'ipbox',
+			required: true,
+			description:
+				'First path segment of the API, as in https://host:port/<segment>/api/getTime. Most servers use "ipbox".',
+		},
+		{
+			displayName: 'API Token',
+			name: 'token',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: 'Token generated in the dialer console under API > Token',
+		},
+		{
+			displayName: 'Authorization Header Style',
+			name: 'authScheme',
+			type: 'options',
+			default: 'raw',
+			options: [
+				{
+					name: 'Token Only',
+					value: 'raw',
+					description: 'Authorization: <token> (what most servers expect)',
+				},
+				{ name: 'Bearer', value: 'bearer', description: 'Authorization: Bearer <token>' },
+				{ name: 'Basic', value: 'basic', description: 'Authorization: Basic <token>' },
+			],
+			description: 'How the token is written in the Authorization header',
+		},
+		{
+			displayName: 'Ignore SSL Issues (Insecure)',
+			name: 'allowUnauthorizedCerts',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to connect even if the server certificate cannot be validated, for on-premise servers with a self-signed certificate',
+		},
+		{
+			displayName: 'Webhook Secret',
+			name: 'webhookSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'Secret configured on the webhook in the dialer console. The Dialer Trigger rejects deliveries whose X-Webhook-Secret header differs. Leave empty only if the webhook has no secret.',
+		},
+		{
+			displayName: 'Report User',
+			name: 'reportUser',
+			type: 'string',
+			default: '',
+			description:
+				'Login sent as "user" to the filled-forms report when the server checks team or operation permissions; results then follow this user\'s teams',
+		},
+		{
+			displayName: 'Report Password',
+			name: 'reportPassword',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description: 'Password of the report user, sent as "senha" together with it',
+		},
+	];
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				Authorization:
+					'={{ ({ bearer: "Bearer ", basic: "Basic " })[$credentials.authScheme] ?? "" }}{{ $credentials.token }}',
+			},
+		},
+	};
+
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL:
+				'={{ String($credentials.baseUrl).trim().replace(/\\/+$/, "") }}/{{ String($credentials.pathSegment).trim().replace(/^\\/+|\\/+$/g, "") }}/api',
+			url: '/getTime',
+			method: 'POST',
+			headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+			body: '',
+			skipSslCertificateValidation: '={{ $credentials.allowUnauthorizedCerts }}',
+		},
+		rules: [
+			{
+				type: 'responseCode',
+				properties: {
+					value: 401,
+					message: 'The server rejected the token. Copy it again from the dialer console (API > Token) and check the header style.',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 403,
+					message: 'The server rejected the token. Copy it again from the dialer console (API > Token) and check the header style.',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 404,
+					message: 'No dialer API at this address. Check the base URL (with its port) and the path segment.',
+				},
+			},
+		],
+	};
+}

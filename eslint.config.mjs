@@ -1,0 +1,71 @@
+import js from '@eslint/js';
+import { n8nCommunityNodesPlugin } from '@n8n/eslint-plugin-community-nodes';
+import n8nNodesBase from 'eslint-plugin-n8n-nodes-base';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const communityRecommended = n8nCommunityNodesPlugin.configs.recommended;
+const nodeCode = ['nodes/**/*.ts', 'credentials/**/*.ts'];
+
+export default tseslint.config(
+	{ ignores: ['node_modules/**', 'coverage/**', 'dist/**/*.d.ts', 'dist/**/*.map'] },
+
+	// Everything written in TypeScript: the usual correctness rules.
+	{
+		files: ['**/*.ts'],
+		extends: [js.configs.recommended, tseslint.configs.recommended],
+		languageOptions: { globals: globals.node },
+		rules: {
+			'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+		},
+	},
+
+	// What ships: n8n's community rules, its base node and credential rules, and no console.
+	{
+		files: nodeCode,
+		extends: [communityRecommended],
+		plugins: { 'n8n-nodes-base': n8nNodesBase },
+		rules: { 'no-console': 'error' },
+	},
+	{
+		files: ['credentials/**/*.ts'],
+		rules: n8nNodesBase.configs.credentials.rules,
+	},
+	{
+		files: ['nodes/**/*.ts'],
+		rules: {
+			...n8nNodesBase.configs.nodes.rules,
+			// Our nodes are programmatic with typed options; the base plugin's regular-node checks predate NodeConnectionTypes.
+			'n8n-nodes-base/node-class-description-inputs-wrong-regular-node': 'off',
+			'n8n-nodes-base/node-class-description-outputs-wrong': 'off',
+		},
+	},
+	{
+		files: ['package.json'],
+		extends: [communityRecommended],
+		plugins: { 'n8n-nodes-base': n8nNodesBase },
+		languageOptions: {
+			parser: tseslint.parser,
+			parserOptions: { extraFileExtensions: ['.json'] },
+		},
+		rules: n8nNodesBase.configs.community.rules,
+	},
+
+	// The built package as n8n's scanner sees it.
+	{
+		files: ['dist/**/*.js'],
+		extends: [communityRecommended],
+		languageOptions: { sourceType: 'commonjs', globals: globals.node },
+		rules: { 'no-console': 'error' },
+	},
+
+	// Simulator, tests, scripts and benchmarks run on Node, never inside n8n.
+	{
+		files: ['simulator/**/*.ts', 'test/**/*.ts', 'scripts/**/*.ts', 'bench/**/*.ts'],
+		rules: { 'no-console': 'off' },
+	},
+	{
+		files: ['*.js', 'scripts/**/*.js'],
+		languageOptions: { sourceType: 'commonjs', globals: globals.node },
+	},
+);
