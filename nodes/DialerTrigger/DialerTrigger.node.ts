@@ -1,0 +1,158 @@
+import { DateTime } from 'luxon';
+import {
+	NodeConnectionTypes,
+	NodeOperationError,
+	type IDataObject,
+	type IHookFunctions,
+	type INodeType,
+	type INodeTypeDescription,
+	type IWebhookFunctions,
+	type IWebhookResponseData,
+} from 'n8n-workflow';
+
+import { AGENT_EVENTS, checkPayload, isKnownEventCode, parseAgentIds } from './events';
+import { buildEventItem } from './output';
+import { SecretDigestCache } from './verification';
+
+/** How long a credential read stays trusted; see SecretDigestCache. */
+const SECRET_CACHE_TTL_MS = 10_000;
+
+const secretCache = new SecretDigestCache(SECRET_CACHE_TTL_MS);
+
+/** Bodies n8n sends back to the dialer: it only looks at the status, people read the body. */
+const ACCEPTED = { received: true };
+const ignored = (reason: string) => ({ received: true, ignored: reason });
+
+export class DialerTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Dialer Trigger',
+		name: 'dialerTrigger',
+		icon: { light: 'file:../../icons/dialer.svg', dark: 'file:../../icons/dialer.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{ ($parameter["events"] || []).join(", ") }}',
+		description:
+			'Starts the workflow when an agent logs in or out, pauses, takes a call or becomes available in the dialer',
+		defaults: { name: 'Dialer Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'dialerApi', required: true }],
+		eventTriggerDescription: 'Waiting for the dialer to send an agent event',
+		activationMessage:
+			'Agent events sent to the production URL now start this workflow. Make sure the URL is set in the dialer console.',
+		webhooks: [
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				// Empty so n8n answers with the node's `webhookResponse` instead of its default
+				// "firstEntryJson", which it would send as literal text.
+				responseData: '',
+				path: 'webhook',
+			},
+		],
+		properties: [
+			{
+				displayName:
+					'Paste the Production URL above into the webhook settings of the dialer console and choose the same events there. Set a Secret there and the same value as Webhook Secret in this node\'s credential: without one, anyone who learns the URL can start this workflow. The Test URL only works while this node is listening for a test event in the editor.',
+				name: 'notice',
+				type: 'notice',
+				default: '',
+			},
+			{
+				displayName: 'Events',
+				name: 'events',
+				type: 'multiOptions',
+				required: true,
+				default: [],
+				options: [...AGENT_EVENTS],
+				description:
+					'Agent events that start the workflow. Other events the dialer sends to this URL are acknowledged and ignored.',
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add option',
+				default: {},
+				options: [
+					{
+						displayName: 'Agent IDs',
+						name: 'agentIds',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. 12, 34',
+						description:
+							'Only start the workflow for these agents: their numeric IDs (usuario_id), separated by commas. Leave empty for all agents.',
+					},
+				],
+			},
+		],
+	};
+
+	// The webhook URL is pasted into the dialer console by hand; there is no registration API.
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		const response = this.getResponseObject();
+
+		// The secret is checked before anything else, even for events this node ignores, so a
+		// caller without it learns nothing (not even which events or agents are selected).
+		// With the digest cached this costs one SHA-256, not a credential read.
+		const accepted = await secretCache.verify(
+			this.getNode().credentials?.dialerApi?.id,
+			this.getHeaderData()['x-webhook-secret'],
+			async () => (await this.getCredentials('dialerApi')).webhookSecret,
+		);
+		if (!accepted) {
+			response.status(401).json({ error: 'Missing or wrong X-Webhook-Secret header' });
+			return { noWebhookResponse: true };
+		}
+
+		const check = checkPayload(this.getBodyData());
+		if (!check.valid) {
+			response.status(400).json({ error: `Not a dialer agent event: ${check.reason}` });
+			return { noWebhookResponse: true };
+		}
+		const { payload } = check;
+
+		// New server events must never break workflows: acknowledge and skip them.
+		if (!isKnownEventCode(payload.evento)) {
+			return { webhookResponse: ignored('unknown event') };
+		}
+		const events = this.getNodeParameter('events', []) as string[];
+		if (!events.includes(payload.evento)) {
+			return { webhookResponse: ignored('event not selected') };
+		}
+		const options = this.getNodeParameter('options', {}) as IDataObject;
+		let agentIds: ReadonlySet<number> | undefined;
+		try {
+			agentIds = parseAgentIds(String(options.agentIds ?? ''));
+		} catch (error) {
+			throw new NodeOperationError(this.getNode(), error as Error, {
+				description: 'Fix "Agent IDs" under Options: whole numbers separated by commas.',
+			});
+		}
+		if (agentIds && !agentIds.has(payload.usuario_id)) {
+			return { webhookResponse: ignored('agent not selected') };
+		}
+
+		const item = buildEventItem(payload, this.getTimezone(), DateTime.now());
+		return {
+			workflowData: [this.helpers.returnJsonArray(item)],
+			webhookResponse: ACCEPTED,
+		};
+	}
+}
