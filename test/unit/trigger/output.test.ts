@@ -1,0 +1,91 @@
+import { DateTime } from 'luxon';
+
+import type { AgentEventPayload } from '../../../nodes/DialerTrigger/events';
+import { buildEventItem } from '../../../nodes/DialerTrigger/output';
+
+const receivedAt = DateTime.fromISO('2025-11-22T08:26:41.250Z');
+const login: AgentEventPayload = { estado: 'online', t: 1763800000, evento: 'agente.login', usuario_id: 42 };
+
+describe('the item a workflow receives', () => {
+	it('adds readable fields and keeps every original field unchanged', () => {
+		expect(buildEventItem(login, 'UTC', receivedAt)).toEqual({
+			event: 'agente.login',
+			state: 'online',
+			agentId: 42,
+			eventTime: '2025-11-22T08:26:40.000Z',
+			receivedAt: '2025-11-22T08:26:41.250Z',
+			...login,
+		});
+	});
+
+	it('shows times in the workflow timezone (São Paulo)', () => {
+		const item = buildEventItem(login, 'America/Sao_Paulo', receivedAt);
+		expect(item.eventTime).toBe('2025-11-22T05:26:40.000-03:00');
+		expect(item.receivedAt).toBe('2025-11-22T05:26:41.250-03:00');
+	});
+
+	it('shows times in the workflow timezone (Kolkata, half-hour offset)', () => {
+		const item = buildEventItem(login, 'Asia/Kolkata', receivedAt);
+		expect(item.eventTime).toBe('2025-11-22T13:56:40.000+05:30');
+		expect(item.receivedAt).toBe('2025-11-22T13:56:41.250+05:30');
+	});
+
+	it('describes a pause: its ID, start and duration limits', () => {
+		const pause: AgentEventPayload = {
+			estado: 'paused',
+			t: 1763800000,
+			evento: 'agente.pause_in',
+			usuario_id: 42,
+			pausa_id: 3,
+			udate: 1763799700,
+			durmax: 900,
+			durmin: '60',
+		};
+		const item = buildEventItem(pause, 'America/Sao_Paulo', receivedAt);
+		expect(item).toMatchObject({
+			pauseId: 3,
+			pauseStartedAt: '2025-11-22T05:21:40.000-03:00',
+			maxDurationSeconds: 900,
+			minDurationSeconds: 60,
+			// originals untouched, including the string the server sent
+			pausa_id: 3,
+			durmin: '60',
+		});
+	});
+
+	it('gives a pause without configured limits null limits, so workflows can test for them', () => {
+		const pause: AgentEventPayload = {
+			estado: 'paused',
+			t: 1763800000,
+			evento: 'agente.pause_in',
+			usuario_id: 42,
+			pausa_id: 'lunch',
+			udate: 1763799700,
+		};
+		expect(buildEventItem(pause, 'UTC', receivedAt)).toMatchObject({
+			pauseId: 'lunch',
+			maxDurationSeconds: null,
+			minDurationSeconds: null,
+		});
+		expect(buildEventItem({ ...pause, pausa_id: undefined, udate: 'soon' }, 'UTC', receivedAt)).toMatchObject({
+			pauseId: null,
+			pauseStartedAt: null,
+		});
+	});
+
+	it('gives a busy agent the time the call started', () => {
+		const busy: AgentEventPayload = { estado: 'busy', t: 1763800000, evento: 'agente.busy', usuario_id: 42, udate: 1763799700 };
+		expect(buildEventItem(busy, 'Asia/Kolkata', receivedAt).callStartedAt).toBe('2025-11-22T13:51:40.000+05:30');
+	});
+
+	it('adds pause fields only to pauses', () => {
+		expect(Object.keys(buildEventItem(login, 'UTC', receivedAt))).not.toContain('pauseId');
+	});
+
+	it('never alters a field the server sent, even one named like a readable field', () => {
+		const clash: AgentEventPayload = { ...login, event: 'server value', agentId: 'x' };
+		const item = buildEventItem(clash, 'UTC', receivedAt);
+		expect(item.event).toBe('server value');
+		expect(item.agentId).toBe('x');
+	});
+});
