@@ -1,0 +1,68 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { IHookFunctions, INodeProperties } from 'n8n-workflow';
+
+import { DialerTrigger } from '../../../nodes/DialerTrigger/DialerTrigger.node';
+
+const node = new DialerTrigger();
+const { description } = node;
+const property = (name: string) => description.properties.find((p) => p.name === name) as INodeProperties;
+
+describe('what users see of the Dialer Trigger', () => {
+	it('is a trigger with no input, one output and the Dialer API credential', () => {
+		expect(description).toMatchObject({
+			displayName: 'Dialer Trigger',
+			name: 'dialerTrigger',
+			group: ['trigger'],
+			inputs: [],
+			outputs: ['main'],
+			credentials: [{ name: 'dialerApi', required: true }],
+			icon: { light: 'file:../../icons/dialer.svg', dark: 'file:../../icons/dialer.dark.svg' },
+		});
+		expect(description.usableAsTool).toBeUndefined();
+	});
+
+	it('listens on one POST webhook and answers as soon as it is received, with the node\'s own body', () => {
+		// responseData must be empty: n8n's default "firstEntryJson" would be sent as literal text.
+		expect(description.webhooks).toEqual([
+			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: '', path: 'webhook' },
+		]);
+	});
+
+	it('tells users where to paste the URL, to set the same secret, and when the test URL works', () => {
+		const notice = property('notice');
+		expect(notice.type).toBe('notice');
+		expect(notice.displayName).toMatch(/Production URL/);
+		expect(notice.displayName).toMatch(/dialer console/);
+		expect(notice.displayName).toMatch(/Secret/);
+		expect(notice.displayName).toMatch(/Test URL only works while/);
+	});
+
+	it('requires choosing events and offers an agent filter', () => {
+		expect(property('events')).toMatchObject({ type: 'multiOptions', required: true, default: [] });
+		expect(property('options').options).toEqual([expect.objectContaining({ name: 'agentIds', type: 'string' })]);
+	});
+
+	it('registers nothing with the dialer: the URL is pasted by hand', async () => {
+		const hooks = {} as IHookFunctions;
+		const methods = node.webhookMethods.default;
+		await expect(methods.checkExists.call(hooks)).resolves.toBe(true);
+		await expect(methods.create.call(hooks)).resolves.toBe(true);
+		await expect(methods.delete.call(hooks)).resolves.toBe(true);
+	});
+
+	it('ships a codex file naming this node type and its documentation', () => {
+		const codex = JSON.parse(
+			readFileSync(path.join(__dirname, '../../../nodes/DialerTrigger/DialerTrigger.node.json'), 'utf8'),
+		);
+		expect(codex).toMatchObject({
+			node: 'n8n-nodes-dialer.dialerTrigger',
+			codexVersion: '1.0',
+			categories: expect.arrayContaining(['Communication']),
+			resources: {
+				primaryDocumentation: [{ url: 'https://github.com/n8n-nodes-dialer/n8n-nodes-dialer#dialer-trigger' }],
+				credentialDocumentation: [{ url: 'https://github.com/n8n-nodes-dialer/n8n-nodes-dialer#dialer-trigger' }],
+			},
+		});
+	});
+});
