@@ -1,0 +1,184 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { requireText } from '../../helpers/ids';
+import { ParameterError } from '../../helpers/ParameterError';
+import { recordOf } from '../../helpers/rows';
+import { dialerApiRequest, type ApiFields } from '../../transport';
+
+interface NumberField {
+	name: string;
+	apiField: string;
+	displayName: string;
+	/** One sentence, no final period: the API field and the server default are appended. */
+	description: string;
+	minValue: number;
+	serverDefault?: number;
+}
+
+/** Required whole-number settings of a queue. */
+const REQUIRED_NUMBERS: NumberField[] = [
+	{ name: 'maxOverdial', apiField: 'max_overdial', displayName: 'Max Overdial', description: 'Maximum overdial of the queue', minValue: 0 },
+	{ name: 'channels', apiField: 'num_canais', displayName: 'Channels', description: 'Maximum number of simultaneous channels the queue may use', minValue: 1 },
+];
+
+/** Optional whole-number settings; the server applies its default when one is not sent. */
+const OPTIONAL_NUMBERS: NumberField[] = [
+	{ name: 'maxHandlingMinutes', apiField: 'tempo_max_atendimento', displayName: 'Max Handling Time (Minutes)', description: 'Maximum call handling time in minutes', minValue: 0, serverDefault: 10 },
+	{ name: 'queueSize', apiField: 'tamanho_fila', displayName: 'Queue Size', description: 'Size of the queue', minValue: 1, serverDefault: 1 },
+	{ name: 'maxAgentRingSeconds', apiField: 'tempo_max_tocando_agente', displayName: 'Max Ringing at Agent (Seconds)', description: "Maximum time a call rings at the agent's phone, in seconds", minValue: 0, serverDefault: 0 },
+	{ name: 'maxQueueWaitSeconds', apiField: 'tempo_max_fila_espera', displayName: 'Max Wait in Queue (Seconds)', description: 'Maximum time a call waits in the queue, in seconds', minValue: 0, serverDefault: 1 },
+	{ name: 'averageRingSeconds', apiField: 'tempo_medio_ring', displayName: 'Average Ring Time (Seconds)', description: 'Average ring time in seconds, used to pace dialing', minValue: 0 },
+	{ name: 'averageHandlingSeconds', apiField: 'tempo_medio_atendimento', displayName: 'Average Handling Time (Seconds)', description: 'Average handling time in seconds', minValue: 0 },
+	{ name: 'averageAfterCallSeconds', apiField: 'tempo_medio_pos_atendimento', displayName: 'Average After-Call Time (Seconds)', description: 'Average after-call work time in seconds', minValue: 0 },
+	{ name: 'maxScheduleDays', apiField: 'max_dias_agendamento', displayName: 'Max Days Ahead for Schedules', description: 'How many days ahead a callback may be scheduled', minValue: 0 },
+	{ name: 'maxAgentSchedulesPerDay', apiField: 'max_ag_espec_dia_agente', displayName: 'Max Agent Schedules per Day', description: 'Maximum agent-specific schedules per day for each agent', minValue: 0 },
+	{ name: 'maxAgentSchedules', apiField: 'max_ag_espec_agente', displayName: 'Max Agent Schedules', description: 'Maximum agent-specific schedules for each agent', minValue: 0 },
+	{ name: 'dialSeconds', apiField: 'tempo_dial', displayName: 'Dial Time (Seconds)', description: 'Dialing time in seconds', minValue: 0 },
+];
+
+function numberProperty(field: NumberField, required: boolean): INodeProperties {
+	const sentAs = `${field.description} (sent as ${field.apiField})`;
+	const serverDefault = field.serverDefault === undefined ? 'No server default.' : `Server default: ${field.serverDefault}.`;
+	const initialValue = required ? field.minValue : (field.serverDefault ?? field.minValue);
+	return {
+		displayName: field.displayName,
+		name: field.name,
+		type: 'number',
+		required,
+		default: initialValue,
+		typeOptions: { minValue: field.minValue, numberPrecision: 0 },
+		description: required ? sentAs : `${sentAs}. ${serverDefault}`,
+	};
+}
+
+function wholeNumber(value: unknown, field: NumberField): string {
+	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	if (typeof number !== 'number' || !Number.isInteger(number) || number < field.minValue) {
+		throw new ParameterError(
+			field.displayName,
+			`${JSON.stringify(value)} is not a whole number of at least ${field.minValue}`,
+			`Enter a whole number of ${field.minValue} or more.`,
+		);
+	}
+	return String(number);
+}
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Description',
+		name: 'description',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. Cobrança Novembro',
+		description: 'Name of the new queue (sent as descricao)',
+	},
+	{
+		displayName: 'Operation (ID or Name)',
+		name: 'operation',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. 2 or Operação Cobrança',
+		description: 'Operation the queue belongs to, by numeric ID or exact name (sent as operacao)',
+	},
+	{
+		displayName: 'Dialing Type',
+		name: 'dialingType',
+		type: 'options',
+		default: 'PRE',
+		required: true,
+		options: [
+			{ name: 'Message', value: 'MSG', description: 'Plays a message to the answered call' },
+			{ name: 'Power', value: 'POW', description: 'Dials a fixed number of calls per available agent' },
+			{ name: 'Predictive', value: 'PRE', description: 'Dials ahead of agents becoming free, based on statistics' },
+			{ name: 'Preview', value: 'PRV', description: 'The agent sees the prospect before the call is placed' },
+			{ name: 'Single', value: 'SGL', description: 'One call at a time' },
+		],
+		description: 'How the queue dials its prospects (sent as tipo_discagem)',
+	},
+	{
+		displayName: 'Overdial',
+		name: 'overdial',
+		type: 'boolean',
+		default: false,
+		required: true,
+		description: 'Whether the queue may dial more calls than there are free agents (sent as overdial Y/N)',
+	},
+	...REQUIRED_NUMBERS.map((field) => numberProperty(field, true)),
+	{
+		displayName: 'Dialer Channel',
+		name: 'dialerChannel',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. 1',
+		description: 'Dialing channel (trunk) the queue uses, as configured on the dialer (sent as canal_dialer)',
+	},
+	{
+		displayName: 'Add Local Area Code',
+		name: 'addLocalAreaCode',
+		type: 'boolean',
+		default: false,
+		required: true,
+		description: 'Whether to add the area code to local numbers before dialing (sent as adicionar_ddd_local Y/N)',
+	},
+	{
+		displayName: 'Carrier',
+		name: 'carrier',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. 15',
+		description: 'Carrier selection digits used when dialing (sent as operadora)',
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			...OPTIONAL_NUMBERS.map((field) => numberProperty(field, false)),
+			{
+				displayName: 'Integration ID',
+				name: 'integrationId',
+				type: 'string',
+				default: '',
+				description: 'ID of an integration to attach to the queue (sent as integracao_id). No server default.',
+			} satisfies INodeProperties,
+		].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['queue'], operation: ['create'] } }, properties);
+
+const yesNo = (value: unknown) => (value === true ? 'Y' : 'N');
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const parameter = (name: string) => this.getNodeParameter(name, itemIndex);
+	const fields: ApiFields = {
+		descricao: requireText(parameter('description'), 'Description', 'Cobrança Novembro'),
+		operacao: requireText(parameter('operation'), 'Operation (ID or Name)', 'Operação Cobrança'),
+		tipo_discagem: String(parameter('dialingType')),
+		overdial: yesNo(parameter('overdial')),
+		canal_dialer: requireText(parameter('dialerChannel'), 'Dialer Channel', '1'),
+		adicionar_ddd_local: yesNo(parameter('addLocalAreaCode')),
+		operadora: requireText(parameter('carrier'), 'Carrier', '15'),
+	};
+	if (!['PRE', 'POW', 'PRV', 'MSG', 'SGL'].includes(fields.tipo_discagem as string)) {
+		throw new ParameterError('Dialing Type', `"${fields.tipo_discagem}" is not a dialing type`, 'Choose Predictive, Power, Preview, Message or Single.');
+	}
+	for (const field of REQUIRED_NUMBERS) {
+		fields[field.apiField] = wholeNumber(parameter(field.name), field);
+	}
+	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	for (const field of OPTIONAL_NUMBERS) {
+		if (additional[field.name] !== undefined) fields[field.apiField] = wholeNumber(additional[field.name], field);
+	}
+	if (typeof additional.integrationId === 'string') fields.integracao_id = additional.integrationId.trim();
+
+	const queue = recordOf(await dialerApiRequest.call(this, 'criarFilaAtiva', fields, itemIndex));
+	return [{ json: queue }];
+}

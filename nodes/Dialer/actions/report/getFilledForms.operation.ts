@@ -1,0 +1,165 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { parseFichaIds, requireText } from '../../helpers/ids';
+import { rowsOf } from '../../helpers/rows';
+import { dialerApiDownload, dialerApiRequest, type ApiFields } from '../../transport';
+import { applyLimit, filterProperties, limitProperties, periodProperties, readFilters, readPeriod } from '../shared';
+
+const byFormAndPeriod = { selectBy: ['formAndPeriod'] };
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Select Fichas By',
+		name: 'selectBy',
+		type: 'options',
+		default: 'formAndPeriod',
+		options: [
+			{ name: 'Form and Period', value: 'formAndPeriod', description: 'All fichas of one form filled in a period' },
+			{ name: 'Ficha IDs', value: 'fichaIds', description: 'Specific fichas by ID; they must all belong to the same form' },
+		],
+		description: 'Whether to read the fichas of a form in a period, or specific fichas by ID',
+	},
+	{
+		displayName: 'Form (ID or Name)',
+		name: 'form',
+		type: 'string',
+		default: '',
+		required: true,
+		displayOptions: { show: byFormAndPeriod },
+		placeholder: 'e.g. 4 or Pesquisa de Satisfação',
+		description: 'Form whose filled fichas to read, by numeric ID or exact name (sent as form)',
+	},
+	...periodProperties.map((property) => ({
+		...property,
+		displayOptions: { show: { ...property.displayOptions?.show, ...byFormAndPeriod } },
+	})),
+	{
+		displayName: 'Ficha IDs',
+		name: 'fichaIds',
+		type: 'string',
+		default: '',
+		required: true,
+		displayOptions: { show: { selectBy: ['fichaIds'] } },
+		placeholder: 'e.g. 1200,1203,1210-1220',
+		description: 'Comma-separated ficha IDs, with hyphen ranges allowed, all of the same form (sent as fichaId)',
+	},
+	{
+		displayName: 'Output',
+		name: 'output',
+		type: 'options',
+		default: 'items',
+		options: [
+			{ name: 'One Item per Ficha', value: 'items', description: 'JSON rows; custom prospect fields end in _p, form answers in _N_f where N is the question number' },
+			{ name: 'CSV File', value: 'csvFile', description: 'The export as a semicolon-separated CSV file in a binary property' },
+		],
+		description: 'Whether to output one item per ficha or the CSV export as a file (sets formato)',
+	},
+	...limitProperties.map((property) => ({
+		...property,
+		displayOptions: { show: { ...property.displayOptions?.show, output: ['items'] } },
+	})),
+	{
+		displayName: 'Put Output File in Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		default: 'data',
+		required: true,
+		displayOptions: { show: { output: ['csvFile'] } },
+		hint: 'The name of the output binary field to put the file in',
+		description: 'Binary property that will hold the CSV file, for nodes such as Send Email or Write Files from Disk',
+	},
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: [
+			{ ...filterProperties.agent, description: 'Only fichas filled by this agent, by numeric ID or login (sent as agente)' },
+			{ ...filterProperties.batch, description: 'Only fichas of prospects of this batch (sent as lote)' },
+			{ ...filterProperties.operation, description: 'Only fichas in this operation, by numeric ID or name (sent as operacao)' },
+			{
+				displayName: 'Prospect Name',
+				name: 'prospect',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. Ana Lima',
+				description: 'Only fichas of prospects with this name (sent as prospect)',
+			},
+			{ ...filterProperties.queue, description: 'Only fichas in this queue, by numeric ID or name (sent as fila)' },
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. Finalizada',
+				description: 'Only fichas with this status, as the dialer names it (sent as status)',
+			},
+			{ ...filterProperties.team, description: 'Only fichas filled by agents of this team (sent as time)' },
+		],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['report'], operation: ['getFilledForms'] } }, properties);
+
+function fileSlug(text: string): string {
+	return (
+		text
+			.normalize('NFD')
+			.replace(/[\u0300-\u036f]/g, '')
+			.replace(/[^A-Za-z0-9]+/g, '-')
+			.replace(/^-+|-+$/g, '')
+			.toLowerCase()
+			.slice(0, 60) || 'form'
+	);
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const selectBy = this.getNodeParameter('selectBy', itemIndex) as 'formAndPeriod' | 'fichaIds';
+	const output = this.getNodeParameter('output', itemIndex) as 'items' | 'csvFile';
+	const selection: ApiFields =
+		selectBy === 'fichaIds'
+			? { fichaId: parseFichaIds(this.getNodeParameter('fichaIds', itemIndex)) }
+			: {
+					form: requireText(this.getNodeParameter('form', itemIndex), 'Form (ID or Name)', 'Pesquisa de Satisfação'),
+					...readPeriod.call(this, itemIndex),
+				};
+	const filters = readFilters.call(this, itemIndex, {
+		batch: 'lote',
+		agent: 'agente',
+		team: 'time',
+		status: 'status',
+		operation: 'operacao',
+		queue: 'fila',
+		prospect: 'prospect',
+	});
+	// The report login is only sent when set: servers without permission checks do not expect it.
+	const credentials = await this.getCredentials('dialerApi');
+	const reportLogin: ApiFields = credentials.reportUser
+		? { user: String(credentials.reportUser), senha: String(credentials.reportPassword ?? '') }
+		: {};
+	const fields: ApiFields = { ...selection, ...filters, formato: output === 'csvFile' ? 'csv' : 'json', ...reportLogin };
+
+	if (output === 'items') {
+		const fichas = rowsOf(await dialerApiRequest.call(this, 'getFP1', fields, itemIndex));
+		return applyLimit.call(this, itemIndex, fichas).map((json) => ({ json }));
+	}
+
+	const binaryPropertyName = requireText(this.getNodeParameter('binaryPropertyName', itemIndex), 'Put Output File in Field', 'data');
+	const file = await dialerApiDownload.call(this, 'getFP1', fields, itemIndex);
+	const fileName =
+		selection.fichaId !== undefined
+			? `filled-forms-fichas-${fileSlug(selection.fichaId)}.csv`
+			: `filled-forms-${fileSlug(selection.form ?? '')}-${selection.de}-${selection.ate}.csv`;
+	const summary: IDataObject = { fileName, fileSize: file.body.length };
+	for (const name of ['form', 'de', 'ate', 'fichaId'] as const) {
+		if (selection[name] !== undefined) summary[name] = selection[name];
+	}
+	return [
+		{
+			json: summary,
+			binary: { [binaryPropertyName]: await this.helpers.prepareBinaryData(file.body, fileName, 'text/csv') },
+		},
+	];
+}

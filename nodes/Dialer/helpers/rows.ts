@@ -1,0 +1,27 @@
+import type { IDataObject } from 'n8n-workflow';
+
+function isRecord(value: unknown): value is IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The list of records in a payload. The contract leaves most wrappers open, so this accepts the
+ * list itself, the list under `listKey`, or an object whose only list is the rows; an empty answer
+ * is no rows, and a single record is one row.
+ */
+export function rowsOf(payload: unknown, listKey?: string): IDataObject[] {
+	if (payload === undefined || payload === null || payload === '') return [];
+	if (Array.isArray(payload)) return payload.filter(isRecord);
+	if (!isRecord(payload)) return [{ value: payload as string | number | boolean }];
+	if (listKey !== undefined && Array.isArray(payload[listKey])) return rowsOf(payload[listKey]);
+	const lists = Object.values(payload).filter(Array.isArray);
+	if (lists.length === 1) return rowsOf(lists[0]);
+	return Object.keys(payload).length === 0 ? [] : [payload];
+}
+
+/** The payload as one record, for operations that answer with a single result. */
+export function recordOf(payload: unknown): IDataObject {
+	if (isRecord(payload)) return payload;
+	if (payload === undefined || payload === null || payload === '') return {};
+	return { result: payload as IDataObject[] | string | number | boolean };
+}
