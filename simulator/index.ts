@@ -1,0 +1,113 @@
+/**
+ * Dialer simulator: the contract's API on a local HTTP(S) server, seeded with deterministic
+ * Brazilian call-center data, plus webhook delivery, a scripted shift and fault injection.
+ * Written from the contract alone: it is the oracle the n8n nodes are checked against.
+ */
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { AgentStates } from './agent-states';
+import { handleControl, type ControlTarget } from './control';
+import { FaultInjector } from './faults';
+import { createRequestListener } from './http/server';
+import type { OperationContext } from './operations/context';
+import { Random } from './random';
+import { seedData } from './seed';
+import { ScriptedShift } from './shift';
+import { selfSignedCertificate } from './tls';
+import type { DialerSimulator, RecordedRequest, SimulatorOptions } from './types';
+import { WebhookHub, contractTimeoutMs } from './webhooks';
+
+export type * from './types';
+export type * from './model';
+
+const loopbackHosts = ['127.0.0.1', 'localhost', '::1'];
+
+export async function startSimulator(options: SimulatorOptions = {}): Promise<DialerSimulator> {
+	const host = options.host ?? '127.0.0.1';
+	if (!loopbackHosts.includes(host)) throw new Error(`The simulator only listens on loopback, not ${host}`);
+	const pathSegment = options.pathSegment ?? 'ipbox';
+	if (!/^[\w.-]+$/.test(pathSegment)) throw new Error(`Invalid path segment: ${pathSegment}`);
+	const token = options.token ?? 'sim-token-0123456789';
+	const seed = options.seed ?? 1;
+
+	const data = seedData({
+		seed,
+		fichas: options.fichas ?? 300,
+		calls: options.calls ?? 300,
+		referenceDate: options.referenceDate ?? new Date(),
+	});
+	const random = new Random(seed ^ 0x5417);
+	const hub = new WebhookHub(options.webhookTimeoutMs ?? contractTimeoutMs);
+	const states = new AgentStates(data, random);
+	const shift = new ScriptedShift(data, states, hub, random);
+	const faults = new FaultInjector();
+	const requests: RecordedRequest[] = [];
+	const urls = { baseUrl: '', apiUrl: '' };
+
+	const context: OperationContext = {
+		data,
+		envelope: options.envelope ?? 'data',
+		idsAsStrings: options.idsAsStrings ?? false,
+		permissionMode: options.permissionMode ?? 'off',
+		states,
+		publish: (event) => void hub.emit(event),
+		recordingUrl: (uid) => `${urls.baseUrl}/${pathSegment}/gravacoes/${encodeURIComponent(uid)}.mp3`,
+	};
+	const control: ControlTarget = { urls, pathSegment, data, requests, faults, hub, shift, states };
+	const listener = createRequestListener({
+		pathSegment,
+		token,
+		faults,
+		requests,
+		context,
+		control: (method, path, body) => handleControl(control, method, path, body),
+	});
+	const server: Server = options.tls ? createHttpsServer(await selfSignedCertificate(), listener) : createHttpServer(listener);
+	await new Promise<void>((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(options.port ?? 0, host, () => resolve());
+	});
+	const { port } = server.address() as AddressInfo;
+	const hostInUrl = host.includes(':') ? `[${host}]` : host;
+	urls.baseUrl = `${options.tls ? 'https' : 'http'}://${hostInUrl}:${port}`;
+	urls.apiUrl = `${urls.baseUrl}/${pathSegment}/api`;
+
+	let closing: Promise<void> | undefined;
+	const close = async () => {
+		await shift.stop();
+		await hub.close();
+		await new Promise<void>((resolve) => {
+			server.close(() => resolve());
+			server.closeAllConnections();
+		});
+	};
+
+	return {
+		baseUrl: urls.baseUrl,
+		apiUrl: urls.apiUrl,
+		pathSegment,
+		token,
+		data,
+		requests,
+		clearRequests: () => void requests.splice(0),
+		faults: { add: (fault) => faults.add(fault), clear: () => faults.clear() },
+		webhooks: {
+			register: (receiver) => hub.register(receiver),
+			unregister: (id) => void hub.unregister(id),
+			clear: () => hub.clear(),
+			emit: (event) => hub.emit(event),
+			deliveries: hub.deliveries,
+			settled: () => hub.settled(),
+		},
+		shift: {
+			start: (shiftOptions) => shift.start(shiftOptions),
+			stop: () => shift.stop(),
+			get running() {
+				return shift.running;
+			},
+			events: shift.events,
+		},
+		close: () => (closing ??= close()),
+	};
+}

@@ -1,0 +1,40 @@
+/** What every operation handler gets, and the output conventions they share. */
+import type { AgentStates } from '../agent-states';
+import type { FieldReader } from '../http/fields';
+import { jsonReply, type Reply } from '../http/replies';
+import type { SeededData } from '../model';
+import type { AgentEvent, EnvelopeMode, PermissionMode } from '../types';
+
+export interface OperationContext {
+	data: SeededData;
+	envelope: EnvelopeMode;
+	idsAsStrings: boolean;
+	permissionMode: PermissionMode;
+	states: AgentStates;
+	/** Delivers an agent event to the webhook receivers in the background. */
+	publish(event: AgentEvent): void;
+	/** Download link of a call recording, on this server. */
+	recordingUrl(uid: string): string;
+}
+
+export type OperationHandler = (fields: FieldReader, context: OperationContext) => Reply;
+
+/**
+ * Payload under a top-level `data` key (what public clients read), or with that wrapper
+ * removed in `bare` mode: an array becomes the body, object keys move up next to `siblings`.
+ * Only operations whose wrapper the contract leaves open use this.
+ */
+export function present(context: OperationContext, payload: object, siblings: Record<string, unknown> = {}): Reply {
+	if (context.envelope === 'data') return jsonReply({ ...siblings, data: payload });
+	return jsonReply(Array.isArray(payload) ? payload : { ...siblings, ...payload });
+}
+
+/** Ids go out as numbers, or as strings when the simulator plays a server that quotes them. */
+export function outId(context: OperationContext, id: number): number | string {
+	return context.idsAsStrings ? String(id) : id;
+}
+
+/** Small lookups by id for building report rows. */
+export function indexById<T extends { id: number }>(items: T[]): Map<number, T> {
+	return new Map(items.map((item) => [item.id, item]));
+}
