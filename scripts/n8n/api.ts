@@ -1,0 +1,374 @@
+/**
+ * A small client for one running n8n: the public API (X-N8N-API-KEY) for credentials,
+ * workflows and executions, plus the editor's internal REST calls (session cookie) for what
+ * the public API lacks: testing a credential and listing loaded node and credential types.
+ */
+import { randomUUID } from 'node:crypto';
+import { request } from 'undici';
+
+export interface WorkflowNode {
+	name: string;
+	type: string;
+	typeVersion: number;
+	position: [number, number];
+	parameters: Record<string, unknown>;
+	credentials?: Record<string, { id: string; name: string }>;
+	webhookId?: string;
+	onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
+	disabled?: boolean;
+}
+
+/** A node for createWebhookWorkflow: positions are filled in when missing. */
+export type NodeSpec = Omit<WorkflowNode, 'position'> & { position?: [number, number] };
+
+export type WorkflowConnections = Record<
+	string,
+	{ main: Array<Array<{ node: string; type: 'main'; index: number }>> }
+>;
+
+export interface WorkflowInput {
+	name: string;
+	nodes: WorkflowNode[];
+	connections: WorkflowConnections;
+	settings?: Record<string, unknown>;
+}
+
+export interface Workflow extends WorkflowInput {
+	id: string;
+	active: boolean;
+}
+
+export interface Credential {
+	id: string;
+	name: string;
+	type: string;
+}
+
+export interface Execution {
+	id: string;
+	workflowId: string;
+	status: string;
+	finished: boolean;
+	mode: string;
+	startedAt: string;
+	stoppedAt: string | null;
+	data?: unknown;
+}
+
+/** What the editor's credential "Test" button shows: OK, or Error with the message. */
+export interface CredentialTestResult {
+	status: 'OK' | 'Error';
+	message: string;
+}
+
+export interface HttpResult<T = unknown> {
+	status: number;
+	headers: Record<string, string | string[] | undefined>;
+	body: T;
+}
+
+export interface WebhookWorkflow {
+	workflow: Workflow;
+	/** Production URL, e.g. http://127.0.0.1:5678/webhook/<uuid>. */
+	url: string;
+	/** POSTs one JSON body; the answer is the last node's items (responseData allEntries). */
+	post<T = unknown>(body: unknown): Promise<HttpResult<T>>;
+	remove(): Promise<void>;
+}
+
+export class N8nApiError extends Error {
+	constructor(
+		readonly method: string,
+		readonly path: string,
+		readonly status: number,
+		readonly body: unknown,
+	) {
+		super(`${method} ${path} answered ${status}: ${typeof body === 'string' ? body : JSON.stringify(body)}`);
+	}
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function readBody(body: { text(): Promise<string> }): Promise<unknown> {
+	const text = await body.text();
+	try {
+		return text ? JSON.parse(text) : undefined;
+	} catch {
+		return text;
+	}
+}
+
+/** Chains nodes one after another on their first main output. */
+export function linearConnections(names: string[]): WorkflowConnections {
+	const connections: WorkflowConnections = {};
+	for (let i = 0; i + 1 < names.length; i++) {
+		connections[names[i]] = { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] };
+	}
+	return connections;
+}
+
+export class N8nApi {
+	private cookie?: string;
+
+	private apiKey?: string;
+
+	constructor(readonly baseUrl: string) {}
+
+	/** Logs in and uses the given API key, or creates one with every scope the instance offers. */
+	static async connect(options: {
+		baseUrl: string;
+		email: string;
+		password: string;
+		apiKey?: string;
+	}): Promise<N8nApi> {
+		const api = new N8nApi(options.baseUrl);
+		await api.login(options.email, options.password);
+		api.apiKey = options.apiKey ?? (await api.createApiKey('e2e'));
+		return api;
+	}
+
+	get key(): string {
+		if (!this.apiKey) throw new Error('no API key: call connect() or createApiKey() first');
+		return this.apiKey;
+	}
+
+	async login(email: string, password: string): Promise<void> {
+		const res = await request(`${this.baseUrl}/rest/login`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ emailOrLdapLoginId: email, password }),
+		});
+		const body = await readBody(res.body);
+		if (res.statusCode !== 200) throw new N8nApiError('POST', '/rest/login', res.statusCode, body);
+		const setCookie = [res.headers['set-cookie'] ?? []].flat();
+		const auth = setCookie.find((c) => c.startsWith('n8n-auth='));
+		if (!auth) throw new Error('login answered 200 without an n8n-auth cookie');
+		this.cookie = auth.split(';')[0];
+	}
+
+	async createApiKey(label: string): Promise<string> {
+		const scopes = await this.rest<string[]>('GET', '/rest/api-keys/scopes');
+		const created = await this.rest<{ rawApiKey: string }>('POST', '/rest/api-keys', {
+			label: `${label}-${randomUUID().slice(0, 8)}`,
+			expiresAt: null,
+			scopes,
+		});
+		this.apiKey = created.rawApiKey;
+		return created.rawApiKey;
+	}
+
+	/** Internal REST as the logged-in owner; unwraps n8n's `{ data }` envelope. */
+	async rest<T>(method: string, path: string, body?: unknown): Promise<T> {
+		if (!this.cookie) throw new Error('not logged in');
+		const res = await this.send(method, path, { cookie: this.cookie }, body);
+		if (res.status >= 300) throw new N8nApiError(method, path, res.status, res.body);
+		return (res.body as { data: T }).data;
+	}
+
+	/** Public API under /api/v1 with the API key. */
+	async public<T>(method: string, path: string, body?: unknown): Promise<T> {
+		const res = await this.send(method, `/api/v1${path}`, { 'x-n8n-api-key': this.key }, body);
+		if (res.status >= 300) throw new N8nApiError(method, `/api/v1${path}`, res.status, res.body);
+		return res.body as T;
+	}
+
+	async send<T = unknown>(
+		method: string,
+		path: string,
+		headers: Record<string, string> = {},
+		body?: unknown,
+	): Promise<HttpResult<T>> {
+		const res = await request(`${this.baseUrl}${path}`, {
+			method: method as 'GET',
+			headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		return { status: res.statusCode, headers: res.headers, body: (await readBody(res.body)) as T };
+	}
+
+	// Credentials
+
+	createCredential(type: string, name: string, data: Record<string, unknown>): Promise<Credential> {
+		return this.public<Credential>('POST', '/credentials', { type, name, data });
+	}
+
+	async deleteCredential(id: string): Promise<void> {
+		await this.public('DELETE', `/credentials/${id}`);
+	}
+
+	/**
+	 * What the editor's credential "Test" button does in n8n 2.41: it tests a saved credential,
+	 * posting the form's values (secrets still redacted) with the credential id to
+	 * POST /rest/credentials/test; CredentialsService.testWithCredentials puts the stored
+	 * secrets back (unredact) and runs the credential type's `test` request.
+	 */
+	async testCredential(id: string): Promise<CredentialTestResult> {
+		const form = await this.rest<Credential & { data: Record<string, unknown> }>(
+			'GET',
+			`/rest/credentials/${id}?includeData=true`,
+		);
+		return this.rest<CredentialTestResult>('POST', '/rest/credentials/test', {
+			credentials: { id: form.id, name: form.name, type: form.type, data: form.data },
+		});
+	}
+
+	/** Saves `data` as a throw-away credential, tests it like the editor, deletes it. */
+	async testCredentialData(type: string, data: Record<string, unknown>): Promise<CredentialTestResult> {
+		const credential = await this.createCredential(type, `test ${randomUUID().slice(0, 8)}`, data);
+		try {
+			return await this.testCredential(credential.id);
+		} finally {
+			await this.deleteCredential(credential.id);
+		}
+	}
+
+	// Loaded types, as the editor fetches them at start-up
+
+	async nodeTypeNames(): Promise<string[]> {
+		const res = await this.send<Array<{ name: string }>>('GET', '/types/nodes.json', { cookie: this.cookie ?? '' });
+		if (res.status !== 200) throw new N8nApiError('GET', '/types/nodes.json', res.status, res.body);
+		return res.body.map((t) => t.name);
+	}
+
+	async credentialTypeNames(): Promise<string[]> {
+		const res = await this.send<Array<{ name: string }>>('GET', '/types/credentials.json', {
+			cookie: this.cookie ?? '',
+		});
+		if (res.status !== 200) throw new N8nApiError('GET', '/types/credentials.json', res.status, res.body);
+		return res.body.map((t) => t.name);
+	}
+
+	// Workflows and executions
+
+	createWorkflow(workflow: WorkflowInput): Promise<Workflow> {
+		return this.public<Workflow>('POST', '/workflows', { ...workflow, settings: workflow.settings ?? {} });
+	}
+
+	activateWorkflow(id: string): Promise<Workflow> {
+		return this.public<Workflow>('POST', `/workflows/${id}/activate`);
+	}
+
+	deactivateWorkflow(id: string): Promise<Workflow> {
+		return this.public<Workflow>('POST', `/workflows/${id}/deactivate`);
+	}
+
+	/** Retries 409: right after deactivation n8n answers "still being unpublished" for a moment. */
+	async deleteWorkflow(id: string, timeoutMs = 10000): Promise<void> {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			try {
+				await this.public('DELETE', `/workflows/${id}`);
+				return;
+			} catch (error) {
+				if (!(error instanceof N8nApiError && error.status === 409) || Date.now() > deadline) throw error;
+				await sleep(200);
+			}
+		}
+	}
+
+	async listExecutions(workflowId: string, includeData = false): Promise<Execution[]> {
+		const executions: Execution[] = [];
+		let cursor: string | undefined;
+		do {
+			const query = new URLSearchParams({ workflowId, includeData: String(includeData), limit: '250' });
+			if (cursor) query.set('cursor', cursor);
+			const page = await this.public<{ data: Execution[]; nextCursor: string | null }>(
+				'GET',
+				`/executions?${query}`,
+			);
+			executions.push(...page.data);
+			cursor = page.nextCursor ?? undefined;
+		} while (cursor);
+		return executions;
+	}
+
+	getExecution(id: string, includeData = true): Promise<Execution> {
+		return this.public<Execution>('GET', `/executions/${id}?includeData=${includeData}`);
+	}
+
+	/** Polls until the workflow has at least `count` finished executions (any outcome). */
+	async waitForExecutions(workflowId: string, count: number, timeoutMs = 30000): Promise<Execution[]> {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const done = (await this.listExecutions(workflowId, true)).filter((e) => e.stoppedAt);
+			if (done.length >= count) return done;
+			if (Date.now() > deadline) {
+				throw new Error(`workflow ${workflowId}: ${done.length} of ${count} executions after ${timeoutMs} ms`);
+			}
+			await sleep(250);
+		}
+	}
+
+	// Webhook-driven runs: one HTTP POST = one synchronous workflow run
+
+	/**
+	 * Creates and activates `Webhook (POST) → nodes…`, answering with the last node's items.
+	 * Nodes are chained in order unless `connections` (between the given nodes) is passed.
+	 */
+	async createWebhookWorkflow(
+		nodes: NodeSpec[],
+		options: { name?: string; connections?: WorkflowConnections; settings?: Record<string, unknown> } = {},
+	): Promise<WebhookWorkflow> {
+		const path = randomUUID();
+		const webhook: WorkflowNode = {
+			name: 'Webhook',
+			type: 'n8n-nodes-base.webhook',
+			typeVersion: 2,
+			position: [0, 0],
+			webhookId: path,
+			parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', responseData: 'allEntries', options: {} },
+		};
+		if (nodes.length === 0) throw new Error('createWebhookWorkflow needs at least one node after the webhook');
+		const placed = nodes.map((n, i): WorkflowNode => ({ ...n, position: n.position ?? [(i + 1) * 220, 0] }));
+		const connections = {
+			...linearConnections([webhook.name, placed[0].name]),
+			...(options.connections ?? linearConnections(placed.map((n) => n.name))),
+		};
+		const workflow = await this.createWorkflow({
+			name: options.name ?? `e2e ${path.slice(0, 8)}`,
+			nodes: [webhook, ...placed],
+			connections,
+			settings: options.settings,
+		});
+		await this.activateWorkflow(workflow.id);
+		const url = `${this.baseUrl}/webhook/${path}`;
+		return {
+			workflow,
+			url,
+			post: <T>(body: unknown) => this.postWebhook<T>(url, body),
+			remove: async () => {
+				await this.deactivateWorkflow(workflow.id);
+				await this.deleteWorkflow(workflow.id);
+			},
+		};
+	}
+
+	/** One-shot: create, activate, POST `input`, delete; returns n8n's answer. */
+	async runWebhookWorkflow<T = unknown>(
+		nodes: NodeSpec[],
+		input: unknown,
+		options: Parameters<N8nApi['createWebhookWorkflow']>[1] = {},
+	): Promise<HttpResult<T>> {
+		const hook = await this.createWebhookWorkflow(nodes, options);
+		try {
+			return await hook.post<T>(input);
+		} finally {
+			await hook.remove();
+		}
+	}
+
+	/** A production webhook can answer 404 for a moment right after activation: retry that only. */
+	private async postWebhook<T>(url: string, body: unknown, timeoutMs = 10000): Promise<HttpResult<T>> {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const res = await request(url, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify(body),
+			});
+			const parsed = { status: res.statusCode, headers: res.headers, body: (await readBody(res.body)) as T };
+			if (parsed.status !== 404 || Date.now() > deadline) return parsed;
+			await sleep(200);
+		}
+	}
+}

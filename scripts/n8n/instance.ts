@@ -1,0 +1,333 @@
+/**
+ * Starts an isolated n8n on 127.0.0.1 with this package installed the way users get it
+ * (`npm pack` → `npm install` in `.n8n/nodes`), provisions an owner and an API key, and stops
+ * every process it started by process group, also when the caller crashes.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { closeSync, existsSync, openSync, readFileSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import bcrypt from 'bcryptjs';
+import { request } from 'undici';
+
+import { N8nApi } from './api';
+import { cleanNpmEnv, ensureRuntime, run, type N8nRuntime } from './runtime';
+
+export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
+const HOST = '127.0.0.1';
+const READY_TIMEOUT_MS = 120000;
+const STOP_GRACE_MS = 10000;
+
+export interface StartN8nOptions {
+	/** Extra environment for n8n, e.g. GENERIC_TIMEZONE, N8N_LOG_LEVEL, EXECUTIONS_DATA_SAVE_ON_SUCCESS. */
+	env?: Record<string, string>;
+	/** Run `npm run build` before packing; otherwise dist/ must already exist. */
+	build?: boolean;
+	/** Keep the user folder (database, log) after stop(), for debugging. */
+	keepUserFolder?: boolean;
+}
+
+export interface N8nInstance {
+	baseUrl: string;
+	pid: number;
+	userFolder: string;
+	logFile: string;
+	ownerEmail: string;
+	ownerPassword: string;
+	api: N8nApi;
+	/** Milliseconds per start-up phase, for reports. */
+	timings: Record<string, number>;
+	/** Stops n8n and its task runner; removes the user folder unless kept (here or at start). */
+	stop(options?: { keepUserFolder?: boolean }): Promise<void>;
+}
+
+/** What a pid file records, so a later run can reap an instance whose runner died. */
+interface PidRecord {
+	pid: number;
+	ownerPid: number;
+	userFolder: string;
+	keepUserFolder: boolean;
+	n8nBin: string;
+}
+
+function log(message: string): void {
+	process.stderr.write(`[n8n-instance] ${message}\n`);
+}
+
+export function freePort(): Promise<number> {
+	return new Promise((resolve, reject) => {
+		const server = net.createServer();
+		server.unref();
+		server.on('error', reject);
+		server.listen(0, HOST, () => {
+			const { port } = server.address() as net.AddressInfo;
+			server.close(() => resolve(port));
+		});
+	});
+}
+
+function isAlive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code === 'EPERM';
+	}
+}
+
+/** True while any process of the group still exists. */
+function groupAlive(pgid: number): boolean {
+	return isAlive(-pgid);
+}
+
+function killGroup(pgid: number, signal: NodeJS.Signals): void {
+	try {
+		process.kill(-pgid, signal);
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+	}
+}
+
+/** SIGTERM the group, SIGKILL what is left after the grace period, wait until it is gone. */
+export async function stopGroup(pgid: number, graceMs = STOP_GRACE_MS): Promise<void> {
+	killGroup(pgid, 'SIGTERM');
+	const deadline = Date.now() + graceMs;
+	while (groupAlive(pgid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+	if (!groupAlive(pgid)) return;
+	log(`process group ${pgid} still alive after ${graceMs} ms: SIGKILL`);
+	killGroup(pgid, 'SIGKILL');
+	while (groupAlive(pgid)) await new Promise((r) => setTimeout(r, 50));
+}
+
+function pidDir(rt: N8nRuntime): string {
+	return path.join(rt.cacheDir, 'instances');
+}
+
+/** Guards against PID reuse: only a process running our n8n binary is ours to kill. */
+function runsN8n(pid: number, n8nBin: string): boolean {
+	try {
+		return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(n8nBin);
+	} catch {
+		return false;
+	}
+}
+
+/** Stops instances left by runs that died without cleaning up (their runner PID is gone). */
+export async function reapLeftovers(rt: N8nRuntime): Promise<void> {
+	const dir = pidDir(rt);
+	if (!existsSync(dir)) return;
+	for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
+		const recordFile = path.join(dir, file);
+		const record = JSON.parse(await readFile(recordFile, 'utf8').catch(() => '{}')) as Partial<PidRecord>;
+		if (!record.pid || (record.ownerPid && isAlive(record.ownerPid))) continue;
+		if (runsN8n(record.pid, record.n8nBin ?? '')) {
+			log(`reaping leftover n8n ${record.pid} of dead run ${record.ownerPid}`);
+			await stopGroup(record.pid);
+		}
+		if (record.userFolder && !record.keepUserFolder) await rm(record.userFolder, { recursive: true, force: true });
+		await rm(recordFile, { force: true });
+	}
+}
+
+/** `npm pack` the project: exactly the files a user downloads from the registry. */
+async function packProject(destination: string, build: boolean): Promise<string> {
+	if (build) await run('npm', ['run', 'build'], { cwd: PROJECT_ROOT });
+	if (!existsSync(path.join(PROJECT_ROOT, 'dist'))) {
+		throw new Error('dist/ is missing: run `npm run build` first (or pass build: true)');
+	}
+	const out = await run('npm', ['pack', '--json', '--pack-destination', destination], { cwd: PROJECT_ROOT });
+	const [{ filename }] = JSON.parse(out) as Array<{ filename: string }>;
+	return path.join(destination, filename);
+}
+
+/** What n8n's community-node installer does, minus the registry download (cached metadata is enough: no runtime deps). */
+async function installPackage(userFolder: string, tarball: string): Promise<void> {
+	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
+	await mkdir(nodesDir, { recursive: true });
+	await writeFile(
+		path.join(nodesDir, 'package.json'),
+		JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, '\t'),
+	);
+	await run(
+		'npm',
+		['install', '--omit=dev', '--omit=peer', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline', tarball],
+		{ cwd: nodesDir, env: cleanNpmEnv() },
+	);
+}
+
+function n8nEnv(
+	rt: N8nRuntime,
+	config: { userFolder: string; port: number; brokerPort: number; email: string; passwordHash: string },
+	extra: Record<string, string>,
+): NodeJS.ProcessEnv {
+	return {
+		// Only what n8n needs from the outside: no inherited N8N_* or DB_* settings leak in.
+		PATH: `${path.dirname(rt.nodeBin)}${path.delimiter}${process.env.PATH ?? ''}`,
+		HOME: process.env.HOME,
+		TMPDIR: process.env.TMPDIR,
+		N8N_USER_FOLDER: config.userFolder,
+		N8N_LISTEN_ADDRESS: HOST,
+		N8N_HOST: HOST,
+		N8N_PORT: String(config.port),
+		N8N_PROTOCOL: 'http',
+		WEBHOOK_URL: `http://${HOST}:${config.port}/`,
+		N8N_RUNNERS_BROKER_LISTEN_ADDRESS: HOST,
+		N8N_RUNNERS_BROKER_PORT: String(config.brokerPort),
+		N8N_ENCRYPTION_KEY: 'n8n-nodes-dialer-e2e-encryption-key',
+		N8N_SECURE_COOKIE: 'false',
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_WHATS_NEW_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_HIRING_BANNER_ENABLED: 'false',
+		N8N_DYNAMIC_BANNERS_ENABLED: 'false',
+		N8N_AI_ENABLED: 'false',
+		N8N_LICENSE_AUTO_RENEW_ENABLED: 'false',
+		// mcp-registry otherwise reaches an outside host at start-up.
+		N8N_DISABLED_MODULES: 'mcp-registry,instance-ai,agents,chat-hub,workflow-builder',
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
+		EXTERNAL_FRONTEND_HOOKS_URLS: '',
+		N8N_INSTANCE_OWNER_MANAGED_BY_ENV: 'true',
+		N8N_INSTANCE_OWNER_EMAIL: config.email,
+		N8N_INSTANCE_OWNER_FIRST_NAME: 'E2E',
+		N8N_INSTANCE_OWNER_LAST_NAME: 'Owner',
+		N8N_INSTANCE_OWNER_PASSWORD_HASH: config.passwordHash,
+		N8N_LOG_OUTPUT: 'console',
+		...extra,
+	};
+}
+
+async function waitForReady(baseUrl: string, child: ChildProcess, logFile: string): Promise<void> {
+	const deadline = Date.now() + READY_TIMEOUT_MS;
+	while (Date.now() < deadline) {
+		if (child.exitCode !== null || child.signalCode !== null) {
+			const tail = readFileSync(logFile, 'utf8').split('\n').slice(-30).join('\n');
+			throw new Error(`n8n exited (${child.exitCode ?? child.signalCode}) before it was ready:\n${tail}`);
+		}
+		try {
+			const res = await request(`${baseUrl}/healthz/readiness`);
+			await res.body.dump();
+			if (res.statusCode === 200) return;
+		} catch {
+			// not listening yet
+		}
+		await new Promise((r) => setTimeout(r, 250));
+	}
+	throw new Error(`n8n was not ready within ${READY_TIMEOUT_MS} ms; see ${logFile}`);
+}
+
+// Instances of this process, stopped on exit or signal even if the caller forgets.
+const running = new Map<number, { pidFile: string; userFolder: string; keep: boolean }>();
+let hooksInstalled = false;
+
+function installExitHooks(): void {
+	if (hooksInstalled) return;
+	hooksInstalled = true;
+	// 'exit' allows only synchronous work: kill hard and clean up.
+	process.on('exit', () => {
+		for (const [pid, entry] of running) {
+			killGroup(pid, 'SIGKILL');
+			rmSync(entry.pidFile, { force: true });
+			if (!entry.keep) rmSync(entry.userFolder, { recursive: true, force: true });
+		}
+	});
+	for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+		process.once(signal, () => {
+			void Promise.allSettled([...running.keys()].map((pid) => stopGroup(pid, 3000))).then(() =>
+				process.kill(process.pid, signal),
+			);
+		});
+	}
+}
+
+export async function startN8n(options: StartN8nOptions = {}): Promise<N8nInstance> {
+	const timings: Record<string, number> = {};
+	const time = async <T>(phase: string, work: () => Promise<T>): Promise<T> => {
+		const started = Date.now();
+		try {
+			return await work();
+		} finally {
+			timings[phase] = Date.now() - started;
+		}
+	};
+
+	const rt = await time('runtime', () => ensureRuntime());
+	await reapLeftovers(rt);
+	installExitHooks();
+
+	const userFolder = await mkdtemp(path.join(os.tmpdir(), 'n8n-dialer-e2e-'));
+	let pgid: number | undefined;
+	try {
+		const tarball = await time('pack', () => packProject(userFolder, options.build ?? false));
+		await time('installPackage', () => installPackage(userFolder, tarball));
+
+		const [port, brokerPort] = [await freePort(), await freePort()];
+		const ownerEmail = 'e2e-owner@example.com';
+		const ownerPassword = `E2e-${randomBytes(12).toString('hex')}-Pw1`;
+		const env = n8nEnv(
+			rt,
+			{ userFolder, port, brokerPort, email: ownerEmail, passwordHash: bcrypt.hashSync(ownerPassword, 10) },
+			options.env ?? {},
+		);
+		const logFile = path.join(userFolder, 'n8n.log');
+		const logFd = openSync(logFile, 'a');
+		const baseUrl = `http://${HOST}:${port}`;
+
+		const startedAt = Date.now();
+		// detached: n8n and its task runner get their own process group, so one kill reaches both.
+		const child = spawn(rt.nodeBin, [rt.n8nBin, 'start'], {
+			cwd: userFolder,
+			env,
+			detached: true,
+			stdio: ['ignore', logFd, logFd],
+		});
+		closeSync(logFd);
+		if (!child.pid) throw new Error('n8n did not start');
+		pgid = child.pid;
+		child.unref();
+
+		const keep = options.keepUserFolder ?? false;
+		const record: PidRecord = { pid: pgid, ownerPid: process.pid, userFolder, keepUserFolder: keep, n8nBin: rt.n8nBin };
+		await mkdir(pidDir(rt), { recursive: true });
+		const pidFile = path.join(pidDir(rt), `${pgid}.json`);
+		writeFileSync(pidFile, JSON.stringify(record));
+		writeFileSync(path.join(userFolder, 'n8n.pid'), String(pgid));
+		running.set(pgid, { pidFile, userFolder, keep });
+		log(`n8n pid ${pgid} on ${baseUrl}, user folder ${userFolder}`);
+
+		await waitForReady(baseUrl, child, logFile);
+		timings.ready = Date.now() - startedAt;
+		const api = await time('provision', () => N8nApi.connect({ baseUrl, email: ownerEmail, password: ownerPassword }));
+
+		const pid = pgid;
+		return {
+			baseUrl,
+			pid,
+			userFolder,
+			logFile,
+			ownerEmail,
+			ownerPassword,
+			api,
+			timings,
+			stop: async (stopOptions = {}) => {
+				await stopGroup(pid);
+				running.delete(pid);
+				if (existsSync(pidFile)) unlinkSync(pidFile);
+				if (!(stopOptions.keepUserFolder ?? keep)) await rm(userFolder, { recursive: true, force: true });
+			},
+		};
+	} catch (error) {
+		if (pgid) {
+			await stopGroup(pgid);
+			const entry = running.get(pgid);
+			running.delete(pgid);
+			if (entry) rmSync(entry.pidFile, { force: true });
+		}
+		if (!options.keepUserFolder) await rm(userFolder, { recursive: true, force: true });
+		throw error;
+	}
+}
