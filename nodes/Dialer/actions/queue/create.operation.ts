@@ -76,7 +76,7 @@ const properties: INodeProperties[] = [
 	},
 	{
 		displayName: 'Operation (ID or Name)',
-		name: 'operation',
+		name: 'queueOperation',
 		type: 'string',
 		default: '',
 		required: true,
@@ -160,7 +160,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const parameter = (name: string) => this.getNodeParameter(name, itemIndex);
 	const fields: ApiFields = {
 		descricao: requireText(parameter('description'), 'Description', 'Cobrança Novembro'),
-		operacao: requireText(parameter('operation'), 'Operation (ID or Name)', 'Operação Cobrança'),
+		operacao: requireText(parameter('queueOperation'), 'Operation (ID or Name)', 'Operação Cobrança'),
 		tipo_discagem: String(parameter('dialingType')),
 		overdial: yesNo(parameter('overdial')),
 		canal_dialer: requireText(parameter('dialerChannel'), 'Dialer Channel', '1'),

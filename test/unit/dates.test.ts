@@ -1,0 +1,101 @@
+import { DateTime } from 'luxon';
+
+import { customRange, parseDateTime, presetRange, toApiDateTime } from '../../nodes/Dialer/helpers/dates';
+import { ParameterError } from '../../nodes/Dialer/helpers/ParameterError';
+
+const api = (range: { start: DateTime; end: DateTime }) => [toApiDateTime(range.start), toApiDateTime(range.end)];
+
+describe('report periods', () => {
+	// Sunday 22 Nov 2026, 01:30 in São Paulo (04:30 UTC).
+	const now = DateTime.fromISO('2026-11-22T01:30:00', { zone: 'America/Sao_Paulo' });
+
+	it.each([
+		['today', '20261122000000', '20261122235959'],
+		['yesterday', '20261121000000', '20261121235959'],
+		['last7Days', '20261116000000', '20261122235959'],
+		['last30Days', '20261024000000', '20261122235959'],
+		['thisWeek', '20261116000000', '20261122235959'],
+		['lastWeek', '20261109000000', '20261115235959'],
+		['thisMonth', '20261101000000', '20261130235959'],
+		['lastMonth', '20261001000000', '20261031235959'],
+	] as const)('%s covers whole days in the workflow timezone', (preset, de, ate) => {
+		expect(api(presetRange(preset, now))).toEqual([de, ate]);
+	});
+
+	it('uses the calendar day of the workflow timezone, not of UTC', () => {
+		// 01:30 in São Paulo is 04:30 UTC the same day, but 23:30 the day before in Los Angeles.
+		const instant = now.toUTC();
+		expect(api(presetRange('yesterday', instant.setZone('America/Los_Angeles')))).toEqual(['20261120000000', '20261120235959']);
+		expect(api(presetRange('today', instant.setZone('Asia/Kolkata')))).toEqual(['20261122000000', '20261122235959']);
+	});
+
+	it('keeps whole local days across a daylight-saving change (23-hour day in New York)', () => {
+		const afterChange = DateTime.fromISO('2026-03-09T10:00:00', { zone: 'America/New_York' });
+		const yesterday = presetRange('yesterday', afterChange);
+		expect(api(yesterday)).toEqual(['20260308000000', '20260308235959']);
+		expect(yesterday.end.diff(yesterday.start, 'hours').hours).toBeCloseTo(23, 2);
+	});
+
+	it('starts a day at the first valid time when midnight does not exist (Santiago spring forward)', () => {
+		// Chile moves clocks from 24:00 to 01:00 on 6 Sep 2026, so that day begins at 01:00.
+		const day = DateTime.fromISO('2026-09-06T12:00:00', { zone: 'America/Santiago' });
+		expect(api(presetRange('today', day))).toEqual(['20260906010000', '20260906235959']);
+	});
+
+	it('counts last month correctly at a month end (31 March back to February)', () => {
+		const endOfMarch = DateTime.fromISO('2026-03-31T18:00:00', { zone: 'Europe/Berlin' });
+		expect(api(presetRange('lastMonth', endOfMarch))).toEqual(['20260201000000', '20260228235959']);
+	});
+});
+
+describe('custom dates', () => {
+	const zone = 'America/Sao_Paulo';
+
+	it('reads a date picker value as wall-clock time in the workflow timezone', () => {
+		expect(toApiDateTime(parseDateTime('2026-11-21T08:15:00', zone, 'Start'))).toBe('20261121081500');
+	});
+
+	it('converts a value with an offset into the workflow timezone', () => {
+		expect(toApiDateTime(parseDateTime('2026-11-21T11:00:00Z', zone, 'Start'))).toBe('20261121080000');
+	});
+
+	it('accepts luxon DateTimes from expressions, whatever their zone', () => {
+		const tokyo = DateTime.fromISO('2026-11-21T20:00:00', { zone: 'Asia/Tokyo' });
+		expect(toApiDateTime(parseDateTime(tokyo, zone, 'Start'))).toBe('20261121080000');
+	});
+
+	it('accepts JS dates and the API form itself', () => {
+		expect(toApiDateTime(parseDateTime(new Date('2026-11-21T11:00:00Z'), zone, 'Start'))).toBe('20261121080000');
+		expect(toApiDateTime(parseDateTime('20261121080000', zone, 'Start'))).toBe('20261121080000');
+	});
+
+	it('reads a date without time as the end of that day when it ends a range', () => {
+		const range = customRange('2026-11-20', '2026-11-21', zone);
+		expect(api(range)).toEqual(['20261120000000', '20261121235959']);
+	});
+
+	it.each([
+		['', 'is empty'],
+		['yesterday-ish', 'not a valid date'],
+		['20261332000000', 'not a valid date'],
+		['2026-02-30', 'not a valid date'],
+		[12345, 'is empty or not a date'],
+	])('rejects %p, naming the parameter and how to fix it', (value, problem) => {
+		expect(() => parseDateTime(value, zone, 'Start')).toThrow(ParameterError);
+		try {
+			parseDateTime(value, zone, 'Start');
+		} catch (error) {
+			expect((error as ParameterError).message).toContain('Start');
+			expect((error as ParameterError).message).toContain(problem);
+			expect((error as ParameterError).fix).toMatch(/ISO 8601/);
+		}
+	});
+
+	it('rejects an end before the start', () => {
+		expect(() => customRange('2026-11-21T10:00:00', '2026-11-21T09:59:59', zone)).toThrow(/End: .* is before Start/);
+	});
+
+	it('accepts an end equal to the start', () => {
+		expect(api(customRange('2026-11-21T10:00:00', '2026-11-21T10:00:00', zone))).toEqual(['20261121100000', '20261121100000']);
+	});
+});

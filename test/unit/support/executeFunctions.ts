@@ -1,0 +1,128 @@
+import type {
+	IBinaryData,
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+	INode,
+	INodeExecutionData,
+} from 'n8n-workflow';
+
+/** What the fake dialer answers: a status, a body, and optionally a content type or a thrown error. */
+export interface FakeResponse {
+	status?: number;
+	body?: unknown;
+	contentType?: string;
+	throws?: Error & { code?: string };
+}
+
+export interface SentRequest {
+	url: string;
+	method?: string;
+	headers: IDataObject;
+	form: Record<string, string>;
+	options: IHttpRequestOptions;
+}
+
+export interface FakeContextOptions {
+	/** Node parameters; a function receives the item index, for per-item values. */
+	parameters: Record<string, unknown>;
+	credentials?: ICredentialDataDecryptedObject;
+	items?: INodeExecutionData[];
+	timezone?: string;
+	continueOnFail?: boolean;
+	/** Answers in order; the last one repeats. */
+	responses?: FakeResponse[];
+}
+
+export const TEST_CREDENTIALS: ICredentialDataDecryptedObject = {
+	baseUrl: 'https://acme.dialer.test:8607/',
+	pathSegment: 'ipbox',
+	token: 'tok-unit-secret-value',
+	authScheme: 'raw',
+	allowUnauthorizedCerts: false,
+	webhookSecret: '',
+	reportUser: '',
+	reportPassword: '',
+};
+
+function lookup(parameters: Record<string, unknown>, path: string, itemIndex: number): unknown {
+	let value: unknown = parameters;
+	for (const key of path.split('.')) {
+		if (typeof value !== 'object' || value === null || !(key in value)) return undefined;
+		value = (value as Record<string, unknown>)[key];
+	}
+	return typeof value === 'function' ? (value as (i: number) => unknown)(itemIndex) : value;
+}
+
+function encodeBody(body: unknown): Buffer {
+	if (Buffer.isBuffer(body)) return body;
+	if (typeof body === 'string') return Buffer.from(body);
+	return Buffer.from(body === undefined ? '' : JSON.stringify(body));
+}
+
+/**
+ * A stand-in for n8n's IExecuteFunctions, enough to run the node's operations: parameters by
+ * name (dotted paths, resource locators), credentials, and an HTTP helper that records requests
+ * and answers from a script.
+ */
+export function fakeExecuteFunctions(options: FakeContextOptions) {
+	const sent: SentRequest[] = [];
+	const responses = options.responses ?? [{ body: { data: {} } }];
+	const node: INode = {
+		id: 'node-1',
+		name: 'Dialer',
+		type: 'n8n-nodes-dialer.dialer',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
+
+	const context = {
+		getNode: () => node,
+		getInputData: () => options.items ?? [{ json: {} }],
+		getTimezone: () => options.timezone ?? 'UTC',
+		continueOnFail: () => options.continueOnFail ?? false,
+		getCredentials: async () => options.credentials ?? TEST_CREDENTIALS,
+		getNodeParameter(name: string, itemIndex: number, fallback?: unknown, settings?: { extractValue?: boolean }) {
+			let value = lookup(options.parameters, name, itemIndex);
+			if (value === undefined) {
+				if (arguments.length >= 3) return fallback;
+				throw new Error(`Could not get parameter "${name}"`);
+			}
+			if (settings?.extractValue && typeof value === 'object' && value !== null && '__rl' in value) {
+				value = (value as { value: unknown }).value;
+			}
+			return value;
+		},
+		helpers: {
+			async httpRequestWithAuthentication(credentialType: string, request: IHttpRequestOptions) {
+				expect(credentialType).toBe('dialerApi');
+				sent.push({
+					url: request.url,
+					method: request.method,
+					headers: request.headers ?? {},
+					form: Object.fromEntries(new URLSearchParams(String(request.body ?? ''))),
+					options: request,
+				});
+				const response = responses[Math.min(sent.length - 1, responses.length - 1)];
+				if (response.throws) throw response.throws;
+				return {
+					statusCode: response.status ?? 200,
+					headers: { 'content-type': response.contentType ?? 'application/json' },
+					body: encodeBody(response.body),
+				};
+			},
+			constructExecutionMetaData(items: INodeExecutionData[], meta: { itemData: { item: number } }) {
+				return items.map((item) => ({ ...item, pairedItem: meta.itemData }));
+			},
+			returnJsonArray(data: IDataObject | IDataObject[]) {
+				return (Array.isArray(data) ? data : [data]).map((json) => ({ json }));
+			},
+			async prepareBinaryData(data: Buffer, fileName?: string, mimeType?: string): Promise<IBinaryData> {
+				return { data: data.toString('base64'), fileName, mimeType: mimeType ?? 'application/octet-stream' };
+			},
+		},
+	};
+	return { context: context as unknown as IExecuteFunctions, sent };
+}
