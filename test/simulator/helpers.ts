@@ -1,0 +1,112 @@
+/** Shared helpers of the simulator specifications: calling the API and receiving webhooks. */
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { request, type Dispatcher } from 'undici';
+import type { DialerSimulator } from '../../simulator';
+
+/** Response bodies are asserted field by field; a loose type keeps the specifications readable. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Loose = any;
+
+export interface ApiAnswer {
+	status: number;
+	contentType: string;
+	text: string;
+	headers: Record<string, string | string[] | undefined>;
+	json<T = Loose>(): T;
+}
+
+export interface CallOptions {
+	/** Header value; null sends no Authorization header. Default: the bare token. */
+	authorization?: string | null;
+	method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+	contentType?: string;
+	/** Raw body instead of form fields. */
+	body?: string;
+	dispatcher?: Dispatcher;
+}
+
+export async function callApi(sim: DialerSimulator, operation: string, fields: Record<string, string> = {}, options: CallOptions = {}): Promise<ApiAnswer> {
+	return send(`${sim.apiUrl}/${operation}`, sim.token, fields, options);
+}
+
+export async function send(url: string, token: string, fields: Record<string, string> = {}, options: CallOptions = {}): Promise<ApiAnswer> {
+	const headers: Record<string, string> = { 'content-type': options.contentType ?? 'application/x-www-form-urlencoded' };
+	const authorization = options.authorization === undefined ? token : options.authorization;
+	if (authorization !== null) headers.authorization = authorization;
+	const method = options.method ?? 'POST';
+	const body = method === 'GET' ? undefined : (options.body ?? new URLSearchParams(fields).toString());
+	const response = await request(url, { method, headers, body, dispatcher: options.dispatcher });
+	// Decoded by hand so a byte order mark stays visible to the specifications.
+	const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await response.body.arrayBuffer());
+	return {
+		status: response.statusCode,
+		contentType: String(response.headers['content-type'] ?? ''),
+		text,
+		headers: response.headers,
+		json: () => JSON.parse(text),
+	};
+}
+
+const pad = (value: number) => String(value).padStart(2, '0');
+
+/** A local instant as the contract's 14 digits. */
+export function compact(date: Date): string {
+	return `${date.getFullYear()}${pad(date.getMonth() + 1)}${pad(date.getDate())}${pad(date.getHours())}${pad(date.getMinutes())}${pad(date.getSeconds())}`;
+}
+
+/** `de`/`ate` covering the last `days` whole days before today. */
+export function lastDays(days: number): { de: string; ate: string } {
+	const today = new Date();
+	const start = new Date(today.getFullYear(), today.getMonth(), today.getDate() - days);
+	const end = new Date(today.getFullYear(), today.getMonth(), today.getDate() - 1, 23, 59, 59);
+	return { de: compact(start), ate: compact(end) };
+}
+
+export interface ReceivedCall {
+	headers: IncomingHttpHeaders;
+	body: Loose;
+	at: number;
+}
+
+export interface Receiver {
+	url: string;
+	calls: ReceivedCall[];
+	close(): Promise<void>;
+}
+
+/** A webhook receiver on a free port; `answer` decides status and delay per call. */
+export async function startReceiver(answer: (call: ReceivedCall) => { status?: number; delayMs?: number } = () => ({})): Promise<Receiver> {
+	const calls: ReceivedCall[] = [];
+	const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => {
+			const call = { headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')), at: Date.now() };
+			calls.push(call);
+			const { status = 200, delayMs = 0 } = answer(call);
+			const timer = setTimeout(() => res.writeHead(status).end('ok'), delayMs);
+			res.on('close', () => clearTimeout(timer));
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	return {
+		url: `http://127.0.0.1:${port}/hook`,
+		calls,
+		close: () =>
+			new Promise<void>((resolve) => {
+				server.closeAllConnections();
+				server.close(() => resolve());
+			}),
+	};
+}
+
+/** Polls until the condition holds or the time runs out. */
+export async function eventually(condition: () => boolean, timeoutMs = 3000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (!condition()) {
+		if (Date.now() > deadline) throw new Error('condition not met in time');
+		await new Promise((resolve) => setTimeout(resolve, 10));
+	}
+}
