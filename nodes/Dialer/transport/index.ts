@@ -52,7 +52,7 @@ async function readEndpoint(context: DialerContext): Promise<Endpoint> {
 	return {
 		baseUrl: String(credentials.baseUrl ?? '').trim().replace(/\/+$/, ''),
 		pathSegment: String(credentials.pathSegment ?? '').trim().replace(/^\/+|\/+$/g, ''),
-		skipTlsValidation: credentials.allowUnauthorizedCerts === true,
+		skipTlsValidation: credentials.ignoreSslIssues === true,
 	};
 }
 

@@ -40,7 +40,7 @@ export const TEST_CREDENTIALS: ICredentialDataDecryptedObject = {
 	pathSegment: 'ipbox',
 	token: 'tok-unit-secret-value',
 	authScheme: 'raw',
-	allowUnauthorizedCerts: false,
+	ignoreSslIssues: false,
 	webhookSecret: '',
 	reportUser: '',
 	reportPassword: '',
