@@ -63,7 +63,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Di
 		context,
 		control: (method, path, body) => handleControl(control, method, path, body),
 	});
-	const server: Server = options.tls ? createHttpsServer(await selfSignedCertificate(), listener) : createHttpServer(listener);
+	const tls = options.tls ? await selfSignedCertificate() : undefined;
+	const server: Server = tls ? createHttpsServer(tls, listener) : createHttpServer(listener);
 	await new Promise<void>((resolve, reject) => {
 		server.once('error', reject);
 		server.listen(options.port ?? 0, host, () => resolve());
@@ -88,6 +89,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Di
 		apiUrl: urls.apiUrl,
 		pathSegment,
 		token,
+		certificate: tls?.cert,
 		data,
 		requests,
 		clearRequests: () => void requests.splice(0),

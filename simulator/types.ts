@@ -79,6 +79,8 @@ export interface DialerSimulator {
 	apiUrl: string;
 	pathSegment: string;
 	token: string;
+	/** PEM of the self-signed certificate in TLS mode, for clients that want to trust exactly it. */
+	certificate?: string;
 	data: SeededData;
 	requests: RecordedRequest[];
 	clearRequests(): void;

@@ -48,7 +48,7 @@ describe('getLigacaoAtivaByRamal', () => {
 		expect((await callApi(sim, 'getLigacaoAtivaByRamal', { ramal: '9999' })).json()).toEqual({ status: 'error', message: 'Ramal não encontrado: 9999' });
 	});
 
-	it.each([{}, { ramal: 'SIP/1001' }])('answers 400 for a missing or non-numeric extension (%o)', async (fields) => {
+	it.each<Record<string, string>>([{}, { ramal: 'SIP/1001' }])('answers 400 for a missing or non-numeric extension (%o)', async (fields) => {
 		expect((await callApi(sim, 'getLigacaoAtivaByRamal', fields)).status).toBe(400);
 	});
 });
