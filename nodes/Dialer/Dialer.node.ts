@@ -7,6 +7,7 @@ import * as batch from './actions/batch/Batch.resource';
 import * as call from './actions/call/Call.resource';
 import * as queue from './actions/queue/Queue.resource';
 import * as report from './actions/report/Report.resource';
+import { requestOptions } from './actions/options';
 import { router } from './actions/router';
 import * as team from './actions/team/Team.resource';
 import { searchBatches, searchTeams } from './methods/listSearch';
@@ -50,6 +51,7 @@ export class Dialer implements INodeType {
 			...queue.description,
 			...report.description,
 			...team.description,
+			requestOptions,
 		],
 	};
 

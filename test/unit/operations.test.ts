@@ -322,6 +322,52 @@ describe('many items and continue on fail', () => {
 		expect(error.context.itemIndex).toBe(2);
 	});
 
+	it('sends items one after the other by default, and up to Parallel Requests at once when set', async () => {
+		const many = Array.from({ length: 12 }, (_, i) => ({ json: { audio: String(i + 1) } }));
+		const audioId = (i: number) => many[i].json.audio;
+		// Later items answer sooner, so order would break if output followed completion.
+		const responses = many.map((_, i) => ({ body: { data: { id: i + 1 } }, delayMs: 24 - 2 * i }));
+
+		const sequential = fakeExecuteFunctions({ items: many, parameters: { resource: 'audio', operation: 'deactivate', audioId }, responses });
+		const [inOrder] = await router.call(sequential.context);
+		expect(sequential.load.maxInFlight).toBe(1);
+		expect(inOrder.map((item) => item.json.id)).toEqual(many.map((_, i) => i + 1));
+
+		const parallel = fakeExecuteFunctions({
+			items: many,
+			parameters: { resource: 'audio', operation: 'deactivate', audioId, options: { parallelRequests: 4 } },
+			responses,
+		});
+		const [output] = await router.call(parallel.context);
+		expect(parallel.load.maxInFlight).toBe(4);
+		expect(output.map((item) => item.json.id)).toEqual(many.map((_, i) => i + 1));
+		expect(output.map((item) => item.pairedItem)).toEqual(many.map((_, item) => ({ item })));
+	});
+
+	it('stops taking new items after a failure when running in parallel, and reports the first failing item', async () => {
+		const many = Array.from({ length: 20 }, (_, i) => ({ json: { audio: i === 5 || i === 3 ? 'bad' : String(i + 1) } }));
+		const { context, sent } = fakeExecuteFunctions({
+			items: many,
+			parameters: { resource: 'audio', operation: 'deactivate', audioId: (i: number) => many[i].json.audio, options: { parallelRequests: 3 } },
+			responses: [{ body: { data: { id: 1 } }, delayMs: 5 }],
+		});
+		const error = (await router.call(context).catch((caught: unknown) => caught)) as NodeOperationError;
+		expect(error.context.itemIndex).toBe(3);
+		expect(sent.length).toBeLessThan(many.length - 2);
+	});
+
+	it('uses Options → Timeout for its requests, and the operation default without it', async () => {
+		const withOption = fakeExecuteFunctions({ parameters: { resource: 'audio', operation: 'deactivate', audioId: '1', options: { timeout: 1500 } } });
+		await router.call(withOption.context);
+		expect(withOption.sent[0].options.timeout).toBe(1500);
+		const report = fakeExecuteFunctions({
+			parameters: { resource: 'report', operation: 'getInboundCalls', period: 'today', returnAll: true, filters: {} },
+			responses: [{ body: { data: { resultado: [] } } }],
+		});
+		await router.call(report.context);
+		expect(report.sent[0].options.timeout).toBe(300_000);
+	});
+
 	it('keeps server errors as NodeApiError with the HTTP status', async () => {
 		const { context } = fakeExecuteFunctions({ parameters: { ...parameters, audioId: '9' }, responses: [{ status: 503, body: '' }] });
 		const error = (await router.call(context).catch((caught: unknown) => caught)) as NodeApiError;

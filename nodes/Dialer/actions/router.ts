@@ -36,7 +36,12 @@ function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: numb
 	return new NodeOperationError(context.getNode(), error as Error, { itemIndex });
 }
 
-/** Runs the chosen operation once per input item; with "continue on fail" a failing item becomes an error item. */
+/**
+ * Runs the chosen operation once per input item, up to Options → Parallel Requests at a time
+ * (one by one without it). Output follows input order; with "continue on fail" a failing item
+ * becomes an error item, otherwise the first failure (in input order) stops the node once the
+ * requests already under way have finished.
+ */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
@@ -46,19 +51,38 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	}
 
 	const items = this.getInputData();
-	const output: INodeExecutionData[] = [];
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+	const parallel = Math.max(1, Math.floor(Number(this.getNodeParameter('options.parallelRequests', 0, 1)) || 1));
+	const continueOnFail = this.continueOnFail();
+	const results: INodeExecutionData[][] = new Array(items.length);
+	const failures: Array<NodeApiError | NodeOperationError> = [];
+	let next = 0;
+
+	const runItem = async (itemIndex: number) => {
 		try {
-			const results = await handler.execute.call(this, itemIndex);
-			output.push(...this.helpers.constructExecutionMetaData(results, { itemData: { item: itemIndex } }));
+			const output = await handler.execute.call(this, itemIndex);
+			results[itemIndex] = this.helpers.constructExecutionMetaData(output, { itemData: { item: itemIndex } });
 		} catch (error) {
 			const nodeError = asNodeError(this, error, itemIndex);
-			if (!this.continueOnFail()) throw nodeError;
-			output.push({
-				json: { error: nodeError.message, ...(nodeError.description ? { description: nodeError.description } : {}) },
-				pairedItem: { item: itemIndex },
-			});
+			if (!continueOnFail) {
+				failures[itemIndex] = nodeError;
+				return;
+			}
+			results[itemIndex] = [
+				{
+					json: { error: nodeError.message, ...(nodeError.description ? { description: nodeError.description } : {}) },
+					pairedItem: { item: itemIndex },
+				},
+			];
 		}
-	}
-	return [output];
+	};
+	const worker = async () => {
+		while (next < items.length && failures.length === 0) {
+			await runItem(next++);
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(parallel, items.length) }, worker));
+
+	const firstFailure = failures.find(Boolean);
+	if (firstFailure) throw firstFailure;
+	return [results.flat()];
 }

@@ -40,9 +40,18 @@ export interface RawResponse {
 }
 
 // Reports can be large (100,000 rows and more); everything else should answer quickly.
-const REPORT_TIMEOUT_MS = 300_000;
-const ACTION_TIMEOUT_MS = 60_000;
+export const REPORT_TIMEOUT_MS = 300_000;
+export const ACTION_TIMEOUT_MS = 60_000;
 const REPORTS: ReadonlySet<ApiOperation> = new Set(['getFP1', 'getRQ4', 'getHC2', 'getRE2']);
+
+/** The node's Options → Timeout for this item when set, else the operation's default. */
+function timeoutFor(context: DialerContext, operation: ApiOperation, itemIndex?: number): number {
+	const fallback = REPORTS.has(operation) ? REPORT_TIMEOUT_MS : ACTION_TIMEOUT_MS;
+	// List searches in the editor have no item and no options.
+	if (itemIndex === undefined) return fallback;
+	const timeout = (context as IExecuteFunctions).getNodeParameter('options.timeout', itemIndex, 0) as number;
+	return typeof timeout === 'number' && timeout > 0 ? timeout : fallback;
+}
 
 // One credential read per node run: the loop over items must not decrypt it again and again.
 const endpoints = new WeakMap<object, Promise<Endpoint>>();
@@ -220,7 +229,7 @@ async function send(
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		skipSslCertificateValidation: endpoint.skipTlsValidation,
-		timeout: REPORTS.has(operation) ? REPORT_TIMEOUT_MS : ACTION_TIMEOUT_MS,
+		timeout: timeoutFor(context, operation, itemIndex),
 	};
 	let response: { statusCode?: number; headers?: IDataObject; body?: unknown };
 	try {

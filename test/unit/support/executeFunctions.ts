@@ -14,6 +14,8 @@ export interface FakeResponse {
 	body?: unknown;
 	contentType?: string;
 	throws?: Error & { code?: string };
+	/** Answer after this many milliseconds, to observe requests under way at the same time. */
+	delayMs?: number;
 }
 
 export interface SentRequest {
@@ -68,6 +70,7 @@ function encodeBody(body: unknown): Buffer {
  */
 export function fakeExecuteFunctions(options: FakeContextOptions) {
 	const sent: SentRequest[] = [];
+	const load = { inFlight: 0, maxInFlight: 0 };
 	const responses = options.responses ?? [{ body: { data: {} } }];
 	const node: INode = {
 		id: 'node-1',
@@ -91,7 +94,7 @@ export function fakeExecuteFunctions(options: FakeContextOptions) {
 				throw new Error(`Could not get parameter "${name}"`);
 			}
 			if (settings?.extractValue && typeof value === 'object' && value !== null && '__rl' in value) {
-				value = (value as { value: unknown }).value;
+				value = (value as unknown as { value: unknown }).value;
 			}
 			return value;
 		},
@@ -106,6 +109,10 @@ export function fakeExecuteFunctions(options: FakeContextOptions) {
 					options: request,
 				});
 				const response = responses[Math.min(sent.length - 1, responses.length - 1)];
+				load.inFlight++;
+				load.maxInFlight = Math.max(load.maxInFlight, load.inFlight);
+				await new Promise((resolve) => setTimeout(resolve, response.delayMs ?? 0));
+				load.inFlight--;
 				if (response.throws) throw response.throws;
 				return {
 					statusCode: response.status ?? 200,
@@ -124,5 +131,5 @@ export function fakeExecuteFunctions(options: FakeContextOptions) {
 			},
 		},
 	};
-	return { context: context as unknown as IExecuteFunctions, sent };
+	return { context: context as unknown as IExecuteFunctions, sent, load };
 }
