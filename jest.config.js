@@ -14,6 +14,8 @@ module.exports = {
 			testEnvironment: 'node',
 			transform: { '^.+\\.ts$': tsJest },
 			testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],
+			globalSetup: '<rootDir>/test/e2e/setup/global-setup.ts',
+			globalTeardown: '<rootDir>/test/e2e/setup/global-teardown.ts',
 			testTimeout: 180000,
 			maxWorkers: 1,
 		},

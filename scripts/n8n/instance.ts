@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, openSync, readFileSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -167,7 +167,8 @@ function n8nEnv(
 		// Only what n8n needs from the outside: no inherited N8N_* or DB_* settings leak in.
 		PATH: `${path.dirname(rt.nodeBin)}${path.delimiter}${process.env.PATH ?? ''}`,
 		HOME: process.env.HOME,
-		TMPDIR: process.env.TMPDIR,
+		// n8n writes temporary files (e.g. n8nDataTableUploads) under TMPDIR: keep them in the folder.
+		TMPDIR: path.join(config.userFolder, 'tmp'),
 		N8N_USER_FOLDER: config.userFolder,
 		N8N_LISTEN_ADDRESS: HOST,
 		N8N_HOST: HOST,
@@ -220,9 +221,25 @@ async function waitForReady(baseUrl: string, child: ChildProcess, logFile: strin
 	throw new Error(`n8n was not ready within ${READY_TIMEOUT_MS} ms; see ${logFile}`);
 }
 
+interface RunningEntry {
+	pidFile: string;
+	userFolder: string;
+	keep: boolean;
+}
+
 // Instances of this process, stopped on exit or signal even if the caller forgets.
-const running = new Map<number, { pidFile: string; userFolder: string; keep: boolean }>();
+const running = new Map<number, RunningEntry>();
 let hooksInstalled = false;
+
+/** Stops the group and removes its pid file and (unless kept) its user folder. */
+async function shutdown(pgid: number, keep?: boolean, graceMs = STOP_GRACE_MS): Promise<void> {
+	const entry = running.get(pgid);
+	await stopGroup(pgid, graceMs);
+	running.delete(pgid);
+	if (!entry) return;
+	await rm(entry.pidFile, { force: true });
+	if (!(keep ?? entry.keep)) await rm(entry.userFolder, { recursive: true, force: true });
+}
 
 function installExitHooks(): void {
 	if (hooksInstalled) return;
@@ -235,9 +252,10 @@ function installExitHooks(): void {
 			if (!entry.keep) rmSync(entry.userFolder, { recursive: true, force: true });
 		}
 	});
+	// A process killed by a signal emits no 'exit': clean up, then die of the same signal.
 	for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 		process.once(signal, () => {
-			void Promise.allSettled([...running.keys()].map((pid) => stopGroup(pid, 3000))).then(() =>
+			void Promise.allSettled([...running.keys()].map((pid) => shutdown(pid, undefined, 3000))).then(() =>
 				process.kill(process.pid, signal),
 			);
 		});
@@ -273,6 +291,7 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8nInstan
 			{ userFolder, port, brokerPort, email: ownerEmail, passwordHash: bcrypt.hashSync(ownerPassword, 10) },
 			options.env ?? {},
 		);
+		await mkdir(path.join(userFolder, 'tmp'));
 		const logFile = path.join(userFolder, 'n8n.log');
 		const logFd = openSync(logFile, 'a');
 		const baseUrl = `http://${HOST}:${port}`;
@@ -313,20 +332,10 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8nInstan
 			ownerPassword,
 			api,
 			timings,
-			stop: async (stopOptions = {}) => {
-				await stopGroup(pid);
-				running.delete(pid);
-				if (existsSync(pidFile)) unlinkSync(pidFile);
-				if (!(stopOptions.keepUserFolder ?? keep)) await rm(userFolder, { recursive: true, force: true });
-			},
+			stop: (stopOptions = {}) => shutdown(pid, stopOptions.keepUserFolder),
 		};
 	} catch (error) {
-		if (pgid) {
-			await stopGroup(pgid);
-			const entry = running.get(pgid);
-			running.delete(pgid);
-			if (entry) rmSync(entry.pidFile, { force: true });
-		}
+		if (pgid) await shutdown(pgid);
 		if (!options.keepUserFolder) await rm(userFolder, { recursive: true, force: true });
 		throw error;
 	}
