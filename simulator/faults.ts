@@ -2,7 +2,7 @@
 import { errorReply, htmlPage, type Reply } from './http/replies';
 import type { Fault, FaultKind } from './types';
 
-export const faultKinds: readonly FaultKind[] = ['latency', 'status', 'html', 'truncatedJson', 'errorBody', 'reset', 'empty'];
+const faultKinds: readonly FaultKind[] = ['latency', 'status', 'html', 'truncatedJson', 'errorBody', 'reset', 'empty'];
 
 interface ActiveFault extends Fault {
 	remaining: number;

@@ -6,7 +6,7 @@ export interface Reply {
 	headers?: Record<string, string>;
 }
 
-export const jsonContentType = 'application/json; charset=utf-8';
+const jsonContentType = 'application/json; charset=utf-8';
 
 export function jsonReply(value: unknown, status = 200, contentType = jsonContentType): Reply {
 	return { status, contentType, body: JSON.stringify(value) };

@@ -13,7 +13,7 @@ import { isAuthorized } from './auth';
 import { FieldReader } from './fields';
 import { errorReply, htmlPage, type Reply } from './replies';
 
-export const controlPrefix = '/__simulator/';
+const controlPrefix = '/__simulator/';
 const formMediaType = 'application/x-www-form-urlencoded';
 const maxBodyBytes = 1024 * 1024;
 

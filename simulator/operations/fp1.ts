@@ -35,7 +35,7 @@ const fixedColumns: Array<[string, string]> = [
 ];
 
 /** "1,2,5-9" into inclusive ranges; anything else is a 400. */
-export function parseFichaIds(text: string): Array<[number, number]> {
+function parseFichaIds(text: string): Array<[number, number]> {
 	let total = 0;
 	return text.split(',').map((part) => {
 		const match = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(part);

@@ -21,5 +21,3 @@ export const operations: Record<string, OperationHandler> = {
 	pauseout,
 	desativarAudio,
 };
-
-export const operationNames = Object.keys(operations);

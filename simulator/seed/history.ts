@@ -7,7 +7,7 @@ import type { Random } from '../random';
 import { localMidnight } from '../time';
 import { areaCodes, classificationResults, fichaStatuses, hangupCodes } from './catalog';
 
-export const historyDays = 60;
+const historyDays = 60;
 const businessDayStartSeconds = 8 * 3600;
 const businessDaySeconds = 12 * 3600;
 
@@ -79,7 +79,7 @@ export function makeFichas(context: HistoryContext, formsByOperation: Map<number
 	});
 }
 
-export function makeCallUid(epochMs: number, ramal: string, sequence: number): string {
+function makeCallUid(epochMs: number, ramal: string, sequence: number): string {
 	return `${Math.floor(epochMs / 1000)}-${ramal}-${String(sequence).padStart(6, '0')}`;
 }
 
@@ -89,7 +89,7 @@ function makeProtocol(epochMs: number, sequence: number): string {
 	return `${day}${String(sequence).padStart(7, '0')}`;
 }
 
-export function randomPhone(random: Random): { ddd: string; numero: string } {
+function randomPhone(random: Random): { ddd: string; numero: string } {
 	const mobile = random.chance(0.7);
 	return { ddd: random.pick(areaCodes), numero: mobile ? `9${random.digits(8)}` : `${random.int(2, 5)}${random.digits(7)}` };
 }

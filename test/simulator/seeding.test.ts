@@ -51,14 +51,14 @@ describe('content', () => {
 });
 
 describe('100,000 fichas and 100,000 calls', () => {
+	// Generous limits: correctness is asserted here, the times are only printed (machines and parallel suites vary).
+	const bigDataTimeoutMs = 30_000;
 	let sim: DialerSimulator;
-	let seedMs: number;
 	beforeAll(async () => {
 		const started = Date.now();
 		sim = await startSimulator({ fichas: 100_000, calls: 100_000 });
-		seedMs = Date.now() - started;
-		console.log(`seeded and started with 100k fichas and 100k calls in ${seedMs} ms`);
-	});
+		console.log(`seeded and started with 100k fichas and 100k calls in ${Date.now() - started} ms`);
+	}, bigDataTimeoutMs);
 	afterAll(() => sim?.close());
 
 	it('holds them all, numbered in date order', () => {
@@ -85,5 +85,5 @@ describe('100,000 fichas and 100,000 calls', () => {
 		console.log(
 			`getFP1 json ${rows.length} rows (${(fp1.text.length / 1e6).toFixed(1)} MB) in ${fp1Ms} ms, csv in ${csvMs} ms; getRQ4 ${rq4.length} rows in ${rq4Ms} ms`,
 		);
-	});
+	}, bigDataTimeoutMs);
 });
