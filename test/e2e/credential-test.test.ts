@@ -95,6 +95,28 @@ describe('Dialer API credential test', () => {
 		expect(result).toEqual({ status: 'Error', message: 'ECONNREFUSED' });
 	});
 
+	it('reaches the editor with its secrets blanked and the SSL switch as a real boolean', async () => {
+		const webhookSecret = `e2e-webhook-${randomUUID()}`;
+		registerSecret(webhookSecret);
+		const credential = await api.createCredential('dialerApi', 'e2e redaction', {
+			...settings({ ignoreSslIssues: true }),
+			webhookSecret,
+		});
+		try {
+			// What the editor loads when a user opens the credential.
+			const form = await api.rest<{ data: Record<string, unknown> }>(
+				'GET',
+				`/rest/credentials/${credential.id}?includeData=true`,
+			);
+			expect(form.data).toMatchObject({ baseUrl: simulator.baseUrl, authScheme: 'raw', ignoreSslIssues: true });
+			expect(form.data.token).toMatch(/^__n8n_BLANK_VALUE_/);
+			expect(form.data.webhookSecret).toMatch(/^__n8n_BLANK_VALUE_/);
+			expect(JSON.stringify(form)).not.toContain(token);
+		} finally {
+			await api.deleteCredential(credential.id);
+		}
+	});
+
 	describe('with a self-signed certificate', () => {
 		const tlsSettings = (ignoreSslIssues: boolean) =>
 			settings({ baseUrl: tlsSimulator.baseUrl, ignoreSslIssues });
