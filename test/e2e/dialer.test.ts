@@ -3,102 +3,18 @@
  * request the simulator received and the items n8n produced (checked against the simulator's own
  * answer to the same request), then the error paths, continue on fail and the header styles.
  */
-import { randomUUID } from 'node:crypto';
 import { DateTime } from 'luxon';
-import { request } from 'undici';
 
-import type { Credential, N8nApi, NodeSpec } from '../../scripts/n8n/api';
-import { startSimulator } from '../../simulator';
-import type { DialerSimulator, RecordedRequest } from '../../simulator/types';
-import { connectN8n, registerSecret } from './setup/connection';
+import type { RecordedRequest } from '../../simulator/types';
+import { registerSecret } from './setup/connection';
+import { DialerRunner, type Json, type RunOptions } from './support/dialerRunner';
 
-const TOKEN = `e2e-dialer-token-${randomUUID()}`;
-const REPORT_PASSWORD = `e2e-report-password-${randomUUID()}`;
 const TIMEZONE = 'America/Sao_Paulo';
 
-type Json = Record<string, unknown>;
-
-let api: N8nApi;
-let sim: DialerSimulator;
-let credential: Credential;
-
-async function createCredential(overrides: Json = {}): Promise<Credential> {
-	return api.createCredential('dialerApi', `Dialer e2e ${randomUUID().slice(0, 8)}`, {
-		baseUrl: sim.baseUrl,
-		pathSegment: sim.pathSegment,
-		token: TOKEN,
-		authScheme: 'raw',
-		ignoreSslIssues: false,
-		...overrides,
-	});
-}
-
-function dialerNode(parameters: Json, options: { credential?: Credential; continueOnFail?: boolean } = {}): NodeSpec {
-	const used = options.credential ?? credential;
-	return {
-		name: 'Dialer',
-		type: 'n8n-nodes-dialer.dialer',
-		typeVersion: 1,
-		parameters,
-		credentials: { dialerApi: { id: used.id, name: used.name } },
-		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
-	};
-}
-
-/** Splits the posted `items` array into n8n items before the Dialer node. */
-const splitItems: NodeSpec = {
-	name: 'Split Items',
-	type: 'n8n-nodes-base.splitOut',
-	typeVersion: 1,
-	parameters: { fieldToSplitOut: 'body.items', options: {} },
-};
-
-interface Run {
-	status: number;
-	items: Json[];
-	requests: RecordedRequest[];
-	/** The stored error of a failed run, as JSON text. */
-	error?: string;
-}
-
-/** Runs Webhook → [Split Items →] Dialer (→ extra nodes) once and returns what n8n answered. */
-async function run(
-	parameters: Json,
-	options: { items?: Json[]; credential?: Credential; continueOnFail?: boolean; after?: NodeSpec[] } = {},
-): Promise<Run> {
-	sim.clearRequests();
-	const nodes = [
-		...(options.items ? [splitItems] : []),
-		dialerNode(parameters, options),
-		...(options.after ?? []),
-	];
-	const hook = await api.createWebhookWorkflow(nodes, {
-		settings: { timezone: TIMEZONE, saveDataSuccessExecution: 'none', saveDataErrorExecution: 'all' },
-	});
-	try {
-		const answer = await hook.post<Json[] | Json>({ items: options.items ?? [] });
-		const items = Array.isArray(answer.body) ? answer.body : [answer.body];
-		const result: Run = { status: answer.status, items, requests: [...sim.requests] };
-		if (answer.status >= 500) {
-			const [execution] = await api.waitForExecutions(hook.workflow.id, 1);
-			result.error = JSON.stringify((execution.data as { resultData?: { error?: unknown } }).resultData?.error);
-		}
-		return result;
-	} finally {
-		await hook.remove();
-	}
-}
-
-/** The simulator's own answer to the same request, unwrapped: the oracle for the node's items. */
-async function direct(operation: string, fields: Record<string, string>): Promise<unknown> {
-	const res = await request(`${sim.apiUrl}/${operation}`, {
-		method: 'POST',
-		headers: { authorization: TOKEN, 'content-type': 'application/x-www-form-urlencoded' },
-		body: new URLSearchParams(fields).toString(),
-	});
-	const body = JSON.parse(await res.body.text()) as Json;
-	return body.data;
-}
+let dialer: DialerRunner;
+const run = (parameters: Json, options?: RunOptions) => dialer.run(parameters, options);
+const direct = (operation: string, fields: Record<string, string>) => dialer.direct(operation, fields);
+const createCredential = (overrides?: Json) => dialer.createCredential(overrides);
 
 function only(requests: RecordedRequest[], operation: string): RecordedRequest {
 	expect(requests.map((r) => r.operation)).toEqual([operation]);
@@ -116,16 +32,17 @@ const last30 = () => ({
 	ate: `${DateTime.now().setZone(TIMEZONE).toFormat('yyyyMMdd')}235959`,
 });
 
+let sim: DialerRunner['sim'];
+let TOKEN: string;
+
 beforeAll(async () => {
-	registerSecret(TOKEN);
-	registerSecret(REPORT_PASSWORD);
-	api = await connectN8n();
-	sim = await startSimulator({ token: TOKEN });
-	credential = await createCredential();
+	dialer = await DialerRunner.start({ timezone: TIMEZONE });
+	sim = dialer.sim;
+	TOKEN = dialer.token;
 });
 
 afterAll(async () => {
-	await sim?.close();
+	await dialer?.close();
 });
 
 describe('every operation sends the contract request and outputs the right items', () => {
@@ -274,6 +191,7 @@ describe('every operation sends the contract request and outputs the right items
 
 	it('Report → Get Filled Forms sends the report login from the credential', async () => {
 		const reportUser = sim.data.reportUsers[0];
+		registerSecret(reportUser.senha);
 		const withLogin = await createCredential({ reportUser: reportUser.login, reportPassword: reportUser.senha });
 		const { requests } = await run(
 			{ resource: 'report', operation: 'getFilledForms', selectBy: 'formAndPeriod', form: String(sim.data.forms[0].id), period: 'last7Days', output: 'items', returnAll: false, limit: 5, filters: {} },
@@ -384,14 +302,14 @@ describe('errors', () => {
 
 describe('the three Authorization header styles', () => {
 	it.each([
-		['raw', TOKEN],
-		['bearer', `Bearer ${TOKEN}`],
-		['basic', `Basic ${TOKEN}`],
-	])('%s sends Authorization: %s', async (authScheme, header) => {
+		['raw', ''],
+		['bearer', 'Bearer '],
+		['basic', 'Basic '],
+	])('%s sends Authorization: %s<token>', async (authScheme, prefix) => {
 		const styled = await createCredential({ authScheme });
 		const { items, requests } = await run({ resource: 'batch', operation: 'getMany', returnAll: false, limit: 2, filters: {} }, { credential: styled });
 		expect(requests).toHaveLength(1);
-		expect(requests[0].headers.authorization).toBe(header);
+		expect(requests[0].headers.authorization).toBe(`${prefix}${TOKEN}`);
 		expect(items).toHaveLength(2);
 	});
 });

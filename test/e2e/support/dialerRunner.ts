@@ -1,0 +1,117 @@
+/**
+ * Runs the Dialer node in the e2e run's n8n against an in-process simulator: one workflow per run
+ * (Webhook → [Split Items →] Dialer → extra nodes), with what n8n answered, what the simulator
+ * received and, for a failed run, the error n8n stored.
+ */
+import { randomUUID } from 'node:crypto';
+import { request } from 'undici';
+
+import type { Credential, N8nApi, NodeSpec } from '../../../scripts/n8n/api';
+import { startSimulator } from '../../../simulator';
+import type { DialerSimulator, RecordedRequest, SimulatorOptions } from '../../../simulator/types';
+import { connectN8n, registerSecret } from '../setup/connection';
+
+export type Json = Record<string, unknown>;
+
+export interface Run {
+	status: number;
+	items: Json[];
+	requests: RecordedRequest[];
+	/** The stored error of a failed run, as JSON text. */
+	error?: string;
+}
+
+export interface RunOptions {
+	/** Input items for the Dialer node (otherwise one empty item). */
+	items?: Json[];
+	credential?: Credential;
+	continueOnFail?: boolean;
+	/** Nodes chained after the Dialer node; the answer is the last one's items. */
+	after?: NodeSpec[];
+}
+
+/** Splits the posted `items` array into n8n items before the Dialer node. */
+const splitItems: NodeSpec = {
+	name: 'Split Items',
+	type: 'n8n-nodes-base.splitOut',
+	typeVersion: 1,
+	parameters: { fieldToSplitOut: 'body.items', options: {} },
+};
+
+export class DialerRunner {
+	private constructor(
+		readonly api: N8nApi,
+		readonly sim: DialerSimulator,
+		readonly token: string,
+		readonly timezone: string,
+		public credential: Credential,
+	) {}
+
+	/** Connects to the run's n8n, starts a simulator with a distinctive token and makes a credential for it. */
+	static async start(options: { simulator?: SimulatorOptions; timezone?: string } = {}): Promise<DialerRunner> {
+		const token = `e2e-dialer-token-${randomUUID()}`;
+		registerSecret(token);
+		const api = await connectN8n();
+		const sim = await startSimulator({ ...options.simulator, token });
+		const runner = new DialerRunner(api, sim, token, options.timezone ?? 'America/Sao_Paulo', undefined as never);
+		runner.credential = await runner.createCredential();
+		return runner;
+	}
+
+	async createCredential(overrides: Json = {}): Promise<Credential> {
+		return await this.api.createCredential('dialerApi', `Dialer e2e ${randomUUID().slice(0, 8)}`, {
+			baseUrl: this.sim.baseUrl,
+			pathSegment: this.sim.pathSegment,
+			token: this.token,
+			authScheme: 'raw',
+			ignoreSslIssues: false,
+			...overrides,
+		});
+	}
+
+	dialerNode(parameters: Json, options: Pick<RunOptions, 'credential' | 'continueOnFail'> = {}): NodeSpec {
+		const used = options.credential ?? this.credential;
+		return {
+			name: 'Dialer',
+			type: 'n8n-nodes-dialer.dialer',
+			typeVersion: 1,
+			parameters,
+			credentials: { dialerApi: { id: used.id, name: used.name } },
+			...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+		};
+	}
+
+	async run(parameters: Json, options: RunOptions = {}): Promise<Run> {
+		this.sim.clearRequests();
+		const nodes = [...(options.items ? [splitItems] : []), this.dialerNode(parameters, options), ...(options.after ?? [])];
+		const hook = await this.api.createWebhookWorkflow(nodes, {
+			settings: { timezone: this.timezone, saveDataSuccessExecution: 'none', saveDataErrorExecution: 'all' },
+		});
+		try {
+			const answer = await hook.post<Json[] | Json>({ items: options.items ?? [] });
+			const items = Array.isArray(answer.body) ? answer.body : [answer.body];
+			const result: Run = { status: answer.status, items, requests: [...this.sim.requests] };
+			if (answer.status >= 500) {
+				const [execution] = await this.api.waitForExecutions(hook.workflow.id, 1);
+				result.error = JSON.stringify((execution.data as { resultData?: { error?: unknown } }).resultData?.error);
+			}
+			return result;
+		} finally {
+			await hook.remove();
+		}
+	}
+
+	/** The simulator's own answer to the same request, unwrapped: the oracle for the node's items. */
+	async direct(operation: string, fields: Record<string, string>): Promise<unknown> {
+		const res = await request(`${this.sim.apiUrl}/${operation}`, {
+			method: 'POST',
+			headers: { authorization: this.token, 'content-type': 'application/x-www-form-urlencoded' },
+			body: new URLSearchParams(fields).toString(),
+		});
+		return (JSON.parse(await res.body.text()) as Json).data;
+	}
+
+	async close(): Promise<void> {
+		await this.sim.close();
+	}
+}
