@@ -54,7 +54,7 @@ function numberProperty(field: NumberField, required: boolean): INodeProperties 
 
 function wholeNumber(value: unknown, field: NumberField): string {
 	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-	if (typeof number !== 'number' || !Number.isInteger(number) || number < field.minValue) {
+	if (typeof number !== 'number' || !Number.isSafeInteger(number) || number < field.minValue) {
 		throw new ParameterError(
 			field.displayName,
 			`${JSON.stringify(value)} is not a whole number of at least ${field.minValue}`,
