@@ -14,14 +14,11 @@ import { AGENT_EVENTS, checkPayload, isKnownEventCode, parseAgentIds } from './e
 import { buildEventItem } from './output';
 import { SecretDigestCache } from './verification';
 
-/** How long a credential read stays trusted; see SecretDigestCache. */
+/** How long a credential read is trusted, and how often a mismatch may re-read it. */
 const SECRET_CACHE_TTL_MS = 10_000;
+const SECRET_RECHECK_MS = 1_000;
 
-const secretCache = new SecretDigestCache(SECRET_CACHE_TTL_MS);
-
-/** Bodies n8n sends back to the dialer: it only looks at the status, people read the body. */
-const ACCEPTED = { received: true };
-const ignored = (reason: string) => ({ received: true, ignored: reason });
+const secretCache = new SecretDigestCache(SECRET_CACHE_TTL_MS, SECRET_RECHECK_MS);
 
 export class DialerTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -45,9 +42,6 @@ export class DialerTrigger implements INodeType {
 				name: 'default',
 				httpMethod: 'POST',
 				responseMode: 'onReceived',
-				// Empty so n8n answers with the node's `webhookResponse` instead of its default
-				// "firstEntryJson", which it would send as literal text.
-				responseData: '',
 				path: 'webhook',
 			},
 		],
@@ -106,7 +100,15 @@ export class DialerTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		// Every answer is written here, before n8n creates the execution: n8n holds its expression
+		// isolate (one per instance by default) for a community trigger until the answer is out,
+		// so answering first lets the next delivery in sooner. The dialer never retries, so a
+		// later failure to start the execution would lose the event either way.
 		const response = this.getResponseObject();
+		const answer = (status: number, body: IDataObject): IWebhookResponseData => {
+			response.status(status).json(body);
+			return { noWebhookResponse: true };
+		};
 
 		// The secret is checked before anything else, even for events this node ignores, so a
 		// caller without it learns nothing (not even which events or agents are selected).
@@ -116,26 +118,16 @@ export class DialerTrigger implements INodeType {
 			this.getHeaderData()['x-webhook-secret'],
 			async () => (await this.getCredentials('dialerApi')).webhookSecret,
 		);
-		if (!accepted) {
-			response.status(401).json({ error: 'Missing or wrong X-Webhook-Secret header' });
-			return { noWebhookResponse: true };
-		}
+		if (!accepted) return answer(401, { error: 'Missing or wrong X-Webhook-Secret header' });
 
 		const check = checkPayload(this.getBodyData());
-		if (!check.valid) {
-			response.status(400).json({ error: `Not a dialer agent event: ${check.reason}` });
-			return { noWebhookResponse: true };
-		}
+		if (!check.valid) return answer(400, { error: `Not a dialer agent event: ${check.reason}` });
 		const { payload } = check;
 
 		// New server events must never break workflows: acknowledge and skip them.
-		if (!isKnownEventCode(payload.evento)) {
-			return { webhookResponse: ignored('unknown event') };
-		}
+		if (!isKnownEventCode(payload.evento)) return answer(200, { received: true, ignored: 'unknown event' });
 		const events = this.getNodeParameter('events', []) as string[];
-		if (!events.includes(payload.evento)) {
-			return { webhookResponse: ignored('event not selected') };
-		}
+		if (!events.includes(payload.evento)) return answer(200, { received: true, ignored: 'event not selected' });
 		const options = this.getNodeParameter('options', {}) as IDataObject;
 		let agentIds: ReadonlySet<number> | undefined;
 		try {
@@ -146,13 +138,13 @@ export class DialerTrigger implements INodeType {
 			});
 		}
 		if (agentIds && !agentIds.has(payload.usuario_id)) {
-			return { webhookResponse: ignored('agent not selected') };
+			return answer(200, { received: true, ignored: 'agent not selected' });
 		}
 
 		const item = buildEventItem(payload, this.getTimezone(), DateTime.now());
 		return {
+			...answer(200, { received: true }),
 			workflowData: [this.helpers.returnJsonArray(item)],
-			webhookResponse: ACCEPTED,
 		};
 	}
 }

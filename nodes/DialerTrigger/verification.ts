@@ -32,14 +32,16 @@ interface CachedDigest {
  * database), keyed by credential ID, because reading the credential costs n8n's main thread
  * about 20 ms per delivery. n8n tells a node neither when a credential changed nor its
  * update time, so an entry lives `ttlMs` at most, and a delivery that does not match a cached
- * digest re-reads the credential before it is refused: a new secret works at once, and an
- * old or removed one stops working within `ttlMs`.
+ * digest re-reads the credential before it is refused (at most once per `recheckMs`, so a
+ * flood of wrong secrets cannot make every request pay for a read): a new secret works
+ * within `recheckMs`, an old or removed one stops working within `ttlMs`.
  */
 export class SecretDigestCache {
 	private readonly entries = new Map<string, CachedDigest>();
 
 	constructor(
 		private readonly ttlMs: number,
+		private readonly recheckMs: number,
 		private readonly now: () => number = Date.now,
 	) {}
 
@@ -52,8 +54,10 @@ export class SecretDigestCache {
 		if (!credentialId) return matches(header, digestSecret(await loadSecret()));
 
 		const cached = this.entries.get(credentialId);
-		if (cached && this.now() - cached.loadedAt < this.ttlMs) {
+		const age = cached ? this.now() - cached.loadedAt : Infinity;
+		if (cached && age < this.ttlMs) {
 			if (matches(header, await cached.digest)) return true;
+			if (age < this.recheckMs) return false;
 		}
 		return matches(header, await this.load(credentialId, loadSecret));
 	}

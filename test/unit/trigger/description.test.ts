@@ -22,10 +22,9 @@ describe('what users see of the Dialer Trigger', () => {
 		expect(description.usableAsTool).toBeUndefined();
 	});
 
-	it('listens on one POST webhook and answers as soon as it is received, with the node\'s own body', () => {
-		// responseData must be empty: n8n's default "firstEntryJson" would be sent as literal text.
+	it('listens on one POST webhook that answers as soon as it is received', () => {
 		expect(description.webhooks).toEqual([
-			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: '', path: 'webhook' },
+			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
 		]);
 	});
 

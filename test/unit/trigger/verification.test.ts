@@ -51,7 +51,7 @@ describe('remembering the secret between deliveries', () => {
 		reads += 1;
 		return stored;
 	};
-	const newCache = () => new SecretDigestCache(10_000, () => clock);
+	const newCache = () => new SecretDigestCache(10_000, 1_000, () => clock);
 
 	beforeEach(() => {
 		clock = 1_000_000;
@@ -83,12 +83,24 @@ describe('remembering the secret between deliveries', () => {
 		expect(reads).toBe(2);
 	});
 
-	it('accepts a rotated secret at once: a mismatch re-reads the credential before refusing', async () => {
+	it('accepts a rotated secret within a second: a mismatch re-reads the credential before refusing', async () => {
 		const cache = newCache();
 		await cache.verify('cred-1', SECRET, load);
 		stored = 'rotated-secret';
+		clock += 1_000;
 		await expect(cache.verify('cred-1', 'rotated-secret', load)).resolves.toBe(true);
 		expect(reads).toBe(2);
+	});
+
+	it('re-reads at most once a second however many wrong secrets arrive', async () => {
+		const cache = newCache();
+		await cache.verify('cred-1', SECRET, load);
+		for (let i = 0; i < 100; i++) {
+			clock += 50;
+			await expect(cache.verify('cred-1', `guess-${i}`, load)).resolves.toBe(false);
+		}
+		// 5 s of wrong guesses: the first read, then one re-read per elapsed second
+		expect(reads).toBe(1 + 5);
 	});
 
 	it('refuses the old secret after rotation within the time limit', async () => {
@@ -99,10 +111,11 @@ describe('remembering the secret between deliveries', () => {
 		await expect(cache.verify('cred-1', SECRET, load)).resolves.toBe(false);
 	});
 
-	it('accepts deliveries without the header at once when the secret is removed', async () => {
+	it('accepts deliveries without the header within a second when the secret is removed', async () => {
 		const cache = newCache();
 		await cache.verify('cred-1', SECRET, load);
 		stored = '';
+		clock += 1_000;
 		await expect(cache.verify('cred-1', undefined, load)).resolves.toBe(true);
 	});
 
@@ -118,6 +131,7 @@ describe('remembering the secret between deliveries', () => {
 	it('refuses a wrong secret after re-reading, and keeps accepting the right one', async () => {
 		const cache = newCache();
 		await cache.verify('cred-1', SECRET, load);
+		clock += 1_000;
 		await expect(cache.verify('cred-1', 'guess', load)).resolves.toBe(false);
 		await expect(cache.verify('cred-1', SECRET, load)).resolves.toBe(true);
 		expect(reads).toBe(2);

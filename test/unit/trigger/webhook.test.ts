@@ -80,11 +80,12 @@ function startedItems(result: IWebhookResponseData): IDataObject[] {
 }
 
 describe('a delivery with the right secret and a selected event', () => {
-	it('starts the workflow with one readable item and answers {"received":true}', async () => {
+	it('answers 200 {"received":true} itself and starts the workflow with one readable item', async () => {
 		const { call, written } = fakeN8n({ body: login });
 		const result = await call();
-		expect(written.status).toBeUndefined();
-		expect(result.webhookResponse).toEqual({ received: true });
+		expect(written).toEqual({ status: 200, body: { received: true } });
+		// n8n must not answer again: the node already did, before n8n creates the execution
+		expect(result.noWebhookResponse).toBe(true);
 		expect(startedItems(result)).toEqual([
 			expect.objectContaining({
 				...login,
@@ -133,7 +134,7 @@ describe('the secret', () => {
 	it('is not required when the credential has none: any delivery is accepted', async () => {
 		const { call, written } = fakeN8n({ body: login, secret: '', headers: { 'x-webhook-secret': undefined } });
 		const result = await call();
-		expect(written.status).toBeUndefined();
+		expect(written.status).toBe(200);
 		expect(startedItems(result)).toHaveLength(1);
 	});
 
@@ -169,18 +170,20 @@ describe('deliveries this workflow does not want', () => {
 	it('acknowledges an unknown evento with 200 and ignores it, so new server events break nothing', async () => {
 		const { call, written } = fakeN8n({ body: { ...login, evento: 'agente.transfer' } });
 		const result = await call();
-		expect(written.status).toBeUndefined();
-		expect(result).toEqual({ webhookResponse: { received: true, ignored: 'unknown event' } });
+		expect(written).toEqual({ status: 200, body: { received: true, ignored: 'unknown event' } });
+		expect(result).toEqual({ noWebhookResponse: true });
 	});
 
 	it('acknowledges an event that is not selected and starts nothing', async () => {
-		const { call } = fakeN8n({ body: login, events: ['agente.pause_in', 'agente.pause_out'] });
-		expect(await call()).toEqual({ webhookResponse: { received: true, ignored: 'event not selected' } });
+		const { call, written } = fakeN8n({ body: login, events: ['agente.pause_in', 'agente.pause_out'] });
+		expect(await call()).toEqual({ noWebhookResponse: true });
+		expect(written).toEqual({ status: 200, body: { received: true, ignored: 'event not selected' } });
 	});
 
 	it('acknowledges an agent that is not selected and starts nothing', async () => {
-		const { call } = fakeN8n({ body: login, options: { agentIds: '7, 8' } });
-		expect(await call()).toEqual({ webhookResponse: { received: true, ignored: 'agent not selected' } });
+		const { call, written } = fakeN8n({ body: login, options: { agentIds: '7, 8' } });
+		expect(await call()).toEqual({ noWebhookResponse: true });
+		expect(written).toEqual({ status: 200, body: { received: true, ignored: 'agent not selected' } });
 	});
 
 	it('starts the workflow for a selected agent', async () => {
@@ -220,7 +223,8 @@ describe('any body at all (property-based)', () => {
 				const result = await call();
 				const check = checkPayload(body);
 				const shouldStart = check.valid && isKnownEventCode(check.payload.evento) && events.includes(check.payload.evento);
-				if (!check.valid) expect(written.status).toBe(400);
+				expect(written.status).toBe(check.valid ? 200 : 400);
+				expect(result.noWebhookResponse).toBe(true);
 				if (shouldStart) {
 					expect(startedItems(result)).toHaveLength(1);
 					// every original field arrives unchanged
