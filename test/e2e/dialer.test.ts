@@ -313,3 +313,39 @@ describe('the three Authorization header styles', () => {
 		expect(items).toHaveLength(2);
 	});
 });
+
+describe('pickers load batches and teams from the dialer, as the editor does', () => {
+	async function search(methodName: string, filter?: string): Promise<Array<{ name: string; value: string }>> {
+		const { results } = await dialer.api.rest<{ results: Array<{ name: string; value: string }> }>(
+			'POST',
+			'/rest/dynamic-node-parameters/resource-locator-results',
+			{
+				methodName,
+				filter,
+				path: 'parameters.batch',
+				nodeTypeAndVersion: { name: 'n8n-nodes-dialer.dialer', version: 1 },
+				currentNodeParameters: { resource: 'batch', operation: 'moveToQueue' },
+				credentials: { dialerApi: { id: dialer.credential.id, name: dialer.credential.name } },
+			},
+		);
+		return results;
+	}
+
+	it('lists every active batch by name with its ID as the value', async () => {
+		const active = sim.data.batches.filter((b) => b.ativo);
+		const results = await search('searchBatches');
+		expect(results.map((r) => r.value).sort()).toEqual(active.map((b) => String(b.id)).sort());
+		const first = active[0];
+		expect(results).toContainEqual({ name: `${first.descricao} (${first.id})`, value: String(first.id) });
+	});
+
+	it('narrows the team list to what the user types', async () => {
+		const team = sim.data.teams[0];
+		const typed = team.nome.slice(0, 4).toUpperCase();
+		const results = await search('searchTeams', typed);
+		expect(results.length).toBeGreaterThan(0);
+		expect(results).toContainEqual({ name: `${team.nome} (${team.id})`, value: String(team.id) });
+		for (const result of results) expect(result.name.toLowerCase()).toContain(typed.toLowerCase());
+	});
+});
+
