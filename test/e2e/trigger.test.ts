@@ -1,0 +1,402 @@
+/**
+ * The Dialer Trigger inside a real n8n, fed by the dialer simulator's webhook sender (one
+ * attempt, 5 s timeout, secret header only when configured) and, for what a well-behaved
+ * dialer never sends, by raw HTTP requests.
+ */
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { request } from 'undici';
+
+import type { Credential, Execution, N8nApi, Workflow } from '../../scripts/n8n/api';
+import { startSimulator } from '../../simulator';
+import { contractTimeoutMs } from '../../simulator/webhooks';
+import type { AgentEvent, DialerSimulator } from '../../simulator/types';
+import { connectN8n, registerSecret } from './setup/connection';
+
+const NODE_TYPE = 'n8n-nodes-dialer.dialerTrigger';
+const TRIGGER = 'Dialer Trigger';
+const SECRET = `e2e-trigger-secret-${randomUUID()}`;
+const ALL_EVENTS = [
+	'agente.login',
+	'agente.logout',
+	'agente.pause_in',
+	'agente.pause_out',
+	'agente.busy',
+	'agente.ringing',
+	'agente.online',
+];
+
+// Bursts and cache expiry take longer than jest's default 5 s.
+jest.setTimeout(180_000);
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Answer {
+	status: number;
+	body: unknown;
+	ms: number;
+}
+
+/** One raw POST, for deliveries the simulator never makes (no secret, broken bodies). */
+async function post(url: string, body: string, headers: Record<string, string>): Promise<Answer> {
+	const started = performance.now();
+	const res = await request(url, { method: 'POST', headers, body });
+	const text = await res.body.text();
+	let parsed: unknown = text;
+	try {
+		parsed = JSON.parse(text);
+	} catch {
+		// keep the text
+	}
+	return { status: res.statusCode, body: parsed, ms: performance.now() - started };
+}
+
+function event(evento: string, usuarioId: number, extra: Record<string, unknown> = {}): AgentEvent {
+	const estado: Record<string, string> = {
+		'agente.login': 'online',
+		'agente.logout': 'offline',
+		'agente.pause_in': 'paused',
+		'agente.pause_out': 'online',
+		'agente.busy': 'busy',
+		'agente.ringing': 'ringing',
+		'agente.online': 'online',
+	};
+	return { estado: estado[evento] ?? 'online', t: 1763800000, evento, usuario_id: usuarioId, ...extra };
+}
+
+function percentile(sorted: number[], p: number): number {
+	return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+function triggerItems(execution: Execution): Array<Record<string, unknown>> {
+	const data = execution.data as {
+		resultData: { runData: Record<string, Array<{ data: { main: Array<Array<{ json: Record<string, unknown> }>> } }>> };
+	};
+	return data.resultData.runData[TRIGGER][0].data.main[0].map((item) => item.json);
+}
+
+interface TriggerWorkflow {
+	workflow: Workflow;
+	url: string;
+	/** Waits until exactly `count` executions exist, then a little longer to catch extras. */
+	expectExecutions(count: number): Promise<Execution[]>;
+}
+
+describe('Dialer Trigger in n8n', () => {
+	let api: N8nApi;
+	let simulator: DialerSimulator;
+	const credentials: Credential[] = [];
+	const workflows: Workflow[] = [];
+
+	async function createCredential(webhookSecret: string): Promise<Credential> {
+		const credential = await api.createCredential('dialerApi', `Dialer ${randomUUID().slice(0, 8)}`, {
+			baseUrl: simulator.baseUrl,
+			pathSegment: simulator.pathSegment,
+			token: simulator.token,
+			authScheme: 'raw',
+			ignoreSslIssues: false,
+			webhookSecret,
+			reportUser: '',
+			reportPassword: '',
+		});
+		credentials.push(credential);
+		return credential;
+	}
+
+	async function createTriggerWorkflow(
+		credential: Credential,
+		parameters: { events: string[]; options?: Record<string, unknown> },
+		timezone = 'Asia/Kolkata',
+	): Promise<TriggerWorkflow> {
+		const webhookId = randomUUID();
+		const workflow = await api.createWorkflow({
+			name: `e2e trigger ${webhookId.slice(0, 8)}`,
+			nodes: [
+				{
+					name: TRIGGER,
+					type: NODE_TYPE,
+					typeVersion: 1,
+					position: [0, 0],
+					webhookId,
+					parameters: { events: parameters.events, options: parameters.options ?? {} },
+					credentials: { dialerApi: { id: credential.id, name: credential.name } },
+				},
+			],
+			connections: {},
+			settings: { timezone },
+		});
+		workflows.push(workflow);
+		await api.activateWorkflow(workflow.id);
+		const url = `${api.baseUrl}/webhook/${webhookId}/webhook`;
+		// A production webhook can answer 404 for a moment after activation.
+		for (let i = 0; i < 50; i++) {
+			const probe = await post(url, '{}', { 'content-type': 'application/json' });
+			if (probe.status !== 404) break;
+			await sleep(200);
+		}
+		return {
+			workflow,
+			url,
+			expectExecutions: async (count) => {
+				if (count > 0) await api.waitForExecutions(workflow.id, count, 60000);
+				await sleep(1000);
+				const all = await api.listExecutions(workflow.id, true);
+				expect(all).toHaveLength(count);
+				return all;
+			},
+		};
+	}
+
+	beforeAll(async () => {
+		registerSecret(SECRET);
+		api = await connectN8n();
+		simulator = await startSimulator();
+		registerSecret(simulator.token);
+	});
+
+	afterAll(async () => {
+		for (const workflow of workflows) {
+			await api.deactivateWorkflow(workflow.id).catch(() => undefined);
+			await api.deleteWorkflow(workflow.id).catch(() => undefined);
+		}
+		for (const credential of credentials) await api.deleteCredential(credential.id).catch(() => undefined);
+		await simulator?.close();
+	});
+
+	describe('one workflow for login, pause and busy events of agents 42 and 43', () => {
+		let hook: TriggerWorkflow;
+		let executions = 0;
+
+		beforeAll(async () => {
+			const credential = await createCredential(SECRET);
+			hook = await createTriggerWorkflow(credential, {
+				events: ['agente.login', 'agente.pause_in', 'agente.busy'],
+				options: { agentIds: '42, 43' },
+			});
+			simulator.webhooks.clear();
+			simulator.webhooks.register({ url: hook.url, secret: SECRET });
+		});
+
+		afterAll(() => simulator.webhooks.clear());
+
+		it('runs the workflow for a delivery with the right secret, with readable fields in the workflow timezone', async () => {
+			const [delivery] = await simulator.webhooks.emit(event('agente.login', 42));
+			expect(delivery.status).toBe(200);
+			executions += 1;
+			const [execution] = await hook.expectExecutions(executions);
+			expect(triggerItems(execution)).toEqual([
+				expect.objectContaining({
+					event: 'agente.login',
+					state: 'online',
+					agentId: 42,
+					eventTime: '2025-11-22T13:56:40.000+05:30',
+					receivedAt: expect.stringMatching(/\+05:30$/),
+					estado: 'online',
+					t: 1763800000,
+					evento: 'agente.login',
+					usuario_id: 42,
+				}),
+			]);
+		});
+
+		it('answers {"received":true} as JSON, not n8n\'s default text', async () => {
+			const answer = await post(hook.url, JSON.stringify(event('agente.busy', 43, { udate: 1763799990 })), {
+				'content-type': 'application/json',
+				'x-webhook-secret': SECRET,
+			});
+			expect(answer).toMatchObject({ status: 200, body: { received: true } });
+			executions += 1;
+			await hook.expectExecutions(executions);
+		});
+
+		it('describes a pause with its ID, start and limits', async () => {
+			await simulator.webhooks.emit(event('agente.pause_in', 43, { pausa_id: 5, udate: 1763799700, durmax: 900 }));
+			executions += 1;
+			const done = await hook.expectExecutions(executions);
+			const pauses = done
+				.flatMap(triggerItems)
+				.filter((item) => item.event === 'agente.pause_in');
+			expect(pauses).toEqual([
+				expect.objectContaining({
+					pauseId: 5,
+					pauseStartedAt: '2025-11-22T13:51:40.000+05:30',
+					maxDurationSeconds: 900,
+					minDurationSeconds: null,
+					pausa_id: 5,
+					durmax: 900,
+				}),
+			]);
+		});
+
+		it.each([
+			['a wrong secret', { 'x-webhook-secret': `${SECRET}x` }],
+			['the secret in another case', { 'x-webhook-secret': SECRET.toUpperCase() }],
+			['no secret', {}],
+		])('answers 401 to %s and runs nothing', async (_label, headers) => {
+			const answer = await post(hook.url, JSON.stringify(event('agente.login', 42)), {
+				'content-type': 'application/json',
+				...headers,
+			});
+			expect(answer).toMatchObject({ status: 401, body: { error: 'Missing or wrong X-Webhook-Secret header' } });
+			await hook.expectExecutions(executions);
+		});
+
+		it.each([
+			['an event that is not selected', event('agente.ringing', 42), 'event not selected'],
+			['an agent that is not selected', event('agente.login', 7), 'agent not selected'],
+			['an unknown event', event('agente.transfer', 42), 'unknown event'],
+		])('acknowledges %s with 200 and runs nothing', async (_label, body, reason) => {
+			const [delivery] = await simulator.webhooks.emit(body);
+			expect(delivery.status).toBe(200);
+			const answer = await post(hook.url, JSON.stringify(body), {
+				'content-type': 'application/json',
+				'x-webhook-secret': SECRET,
+			});
+			expect(answer).toMatchObject({ status: 200, body: { received: true, ignored: reason } });
+			await hook.expectExecutions(executions);
+		});
+
+		it.each([
+			['usuario_id as a string', JSON.stringify({ ...event('agente.login', 42), usuario_id: '42' }), '"usuario_id"'],
+			['no evento', JSON.stringify({ estado: 'online', t: 1763800000, usuario_id: 42 }), '"evento"'],
+			['t as a string', JSON.stringify({ ...event('agente.login', 42), t: '1763800000' }), '"t"'],
+			['an array', JSON.stringify([event('agente.login', 42)]), 'JSON object'],
+			['null', 'null', 'JSON object'],
+			['an empty body', '', 'JSON object'],
+		])('answers 400 to a body with %s and runs nothing', async (_label, body, reason) => {
+			const answer = await post(hook.url, body, { 'content-type': 'application/json', 'x-webhook-secret': SECRET });
+			expect(answer.status).toBe(400);
+			expect((answer.body as { error: string }).error).toContain(reason);
+			await hook.expectExecutions(executions);
+		});
+
+		it('refuses a body that is not JSON, and runs nothing', async () => {
+			const answer = await post(hook.url, '{"evento": "agente.login",', {
+				'content-type': 'application/json',
+				'x-webhook-secret': SECRET,
+			});
+			// n8n parses application/json bodies before the node runs and answers 422 itself.
+			expect(answer.status).toBe(422);
+			const text = await post(hook.url, 'evento=agente.login', {
+				'content-type': 'text/plain',
+				'x-webhook-secret': SECRET,
+			});
+			expect(text.status).toBe(400);
+			await hook.expectExecutions(executions);
+		});
+	});
+
+	describe('without a secret in the credential', () => {
+		it('accepts deliveries without the header', async () => {
+			const hook = await createTriggerWorkflow(await createCredential(''), { events: ['agente.online'] });
+			const answer = await post(hook.url, JSON.stringify(event('agente.online', 9)), {
+				'content-type': 'application/json',
+			});
+			expect(answer).toMatchObject({ status: 200, body: { received: true } });
+			await hook.expectExecutions(1);
+		});
+	});
+
+	describe('a secret rotated in the credential', () => {
+		it('takes effect within a second for the new secret, and within the cache lifetime for the old one', async () => {
+			const credential = await createCredential(SECRET);
+			const hook = await createTriggerWorkflow(credential, { events: ['agente.login'] });
+			const send = async (secret: string) =>
+				(
+					await post(hook.url, JSON.stringify(event('agente.login', 1)), {
+						'content-type': 'application/json',
+						'x-webhook-secret': secret,
+					})
+				).status;
+			const rotate = async (webhookSecret: string) => {
+				registerSecret(webhookSecret);
+				await api.public('PATCH', `/credentials/${credential.id}`, {
+					name: credential.name,
+					type: 'dialerApi',
+					data: {
+						baseUrl: simulator.baseUrl,
+						pathSegment: simulator.pathSegment,
+						token: simulator.token,
+						authScheme: 'raw',
+						ignoreSslIssues: false,
+						webhookSecret,
+						reportUser: '',
+						reportPassword: '',
+					},
+				});
+			};
+			expect(await send(SECRET)).toBe(200);
+
+			// Only the old secret keeps arriving: n8n cannot tell the node about the change, so
+			// the cached digest serves until it expires.
+			await rotate(`${SECRET}-2`);
+			const rotatedAt = Date.now();
+			while ((await send(SECRET)) === 200 && Date.now() - rotatedAt < 20000) await sleep(250);
+			const oldRefusedAfter = Date.now() - rotatedAt;
+			expect(await send(SECRET)).toBe(401);
+			expect(oldRefusedAfter).toBeLessThan(11000);
+			expect(await send(`${SECRET}-2`)).toBe(200);
+
+			// The new secret arrives first: a mismatch re-reads the credential before refusing
+			// (at most once a second, so a flood of wrong secrets cannot force a read each).
+			await rotate(`${SECRET}-3`);
+			await sleep(1100);
+			expect(await send(`${SECRET}-3`)).toBe(200);
+			expect(await send(`${SECRET}-2`)).toBe(401);
+			console.log(
+				`rotation: old secret refused ${(oldRefusedAfter / 1000).toFixed(1)} s after the change when only it arrived; ` +
+					'new secret accepted on its first delivery a second after the change',
+			);
+		});
+	});
+
+	describe('a burst of 500 deliveries at concurrency 20', () => {
+		it('runs exactly one execution per selected event, loses none, and answers each within the sender\'s timeout', async () => {
+			const selected = ['agente.login', 'agente.logout', 'agente.pause_in', 'agente.pause_out', 'agente.busy'];
+			const hook = await createTriggerWorkflow(await createCredential(SECRET), { events: selected });
+			simulator.webhooks.clear();
+			simulator.webhooks.register({ url: hook.url, secret: SECRET });
+
+			const events = Array.from({ length: 500 }, (_, seq) =>
+				event(ALL_EVENTS[seq % ALL_EVENTS.length], 100 + (seq % 40), { seq }),
+			);
+			const expectedSeqs = events.filter((e) => selected.includes(e.evento)).map((e) => e.seq as number);
+
+			let next = 0;
+			const started = performance.now();
+			const deliveries = (
+				await Promise.all(
+					Array.from({ length: 20 }, async () => {
+						const done = [];
+						while (next < events.length) done.push(...(await simulator.webhooks.emit(events[next++])));
+						return done;
+					}),
+				)
+			).flat();
+			const seconds = (performance.now() - started) / 1000;
+			simulator.webhooks.clear();
+
+			expect(deliveries).toHaveLength(500);
+			expect(deliveries.filter((d) => d.status !== 200)).toEqual([]);
+			const ms = deliveries.map((d) => d.ms).sort((a, b) => a - b);
+			const [p50, p99, max] = [percentile(ms, 50), percentile(ms, 99), ms[ms.length - 1]];
+			console.log(
+				`burst: 500 deliveries in ${seconds.toFixed(1)} s (${(500 / seconds).toFixed(0)}/s), ` +
+					`ack p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms, max ${max.toFixed(0)} ms, ` +
+					`${expectedSeqs.length} executions expected`,
+			);
+			// Every answer arrived within the sender's timeout, so no event was lost. Latency itself
+			// is printed, not asserted: the node's own work is a fraction of a millisecond (unit
+			// measure); the rest is n8n's fixed cost per request for a community trigger (loading
+			// the workflow, taking its expression isolate), which depends on the machine's load.
+			expect(max).toBeLessThan(contractTimeoutMs);
+
+			const done = await hook.expectExecutions(expectedSeqs.length);
+			const seqs = done
+				.flatMap(triggerItems)
+				.map((item) => item.seq as number)
+				.sort((a, b) => a - b);
+			expect(seqs).toEqual(expectedSeqs);
+		});
+	});
+});
