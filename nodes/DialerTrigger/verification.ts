@@ -16,10 +16,12 @@ export function digestSecret(secret: unknown): SecretDigest {
  * Whether the X-Webhook-Secret header carries the configured secret. Both sides are hashed
  * first, so the comparison always runs over 32 bytes in constant time: neither the secret's
  * length nor the position of the first differing character shows in the timing.
+ * Node decodes header bytes as latin1; encoding them back as latin1 recovers the bytes sent,
+ * so a secret with accents (UTF-8 on the wire) matches the credential's UTF-8 bytes.
  */
 export function headerMatchesSecret(header: unknown, expected: Buffer): boolean {
 	const received = typeof header === 'string' ? header.trim() : '';
-	return timingSafeEqual(createHash('sha256').update(received, 'utf8').digest(), expected);
+	return timingSafeEqual(createHash('sha256').update(received, 'latin1').digest(), expected);
 }
 
 interface CachedDigest {

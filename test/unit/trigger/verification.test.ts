@@ -18,6 +18,13 @@ describe('the X-Webhook-Secret check', () => {
 		expect(headerMatchesSecret(SECRET, digestSecret(` ${SECRET}\n`) as Buffer)).toBe(true);
 	});
 
+	it('accepts a secret with accents, sent as UTF-8 bytes (which Node reads as latin1)', () => {
+		const accented = 'senha-ação-çé';
+		const asNodeReadsIt = Buffer.from(accented, 'utf8').toString('latin1');
+		expect(headerMatchesSecret(asNodeReadsIt, digestSecret(accented) as Buffer)).toBe(true);
+		expect(headerMatchesSecret(accented, digestSecret(accented) as Buffer)).toBe(false);
+	});
+
 	it.each([
 		['a wrong secret of the same length', SECRET.replace('k', 'j')],
 		['a shorter secret', SECRET.slice(0, -1)],
