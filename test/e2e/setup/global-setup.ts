@@ -1,7 +1,8 @@
 /**
  * One n8n for the whole e2e run: built package packed and installed like a user's, started on
  * 127.0.0.1, connection details handed to test files through a JSON file.
- * E2E_SKIP_BUILD=1 packs the existing dist/; E2E_KEEP_N8N=1 keeps n8n's folder (log, database).
+ * E2E_SKIP_BUILD=1 packs the existing dist/; E2E_KEEP_N8N=1 keeps n8n's folder (log, database);
+ * E2E_N8N_LOG_LEVEL sets n8n's log level (default debug).
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -19,8 +20,9 @@ export default async function globalSetup(): Promise<void> {
 	const n8n = await startN8n({
 		build: process.env.E2E_SKIP_BUILD !== '1',
 		keepUserFolder: process.env.E2E_KEEP_N8N === '1',
-		// Debug logging makes the secret check meaningful: it is where request details would leak.
-		env: { N8N_LOG_LEVEL: 'debug', GENERIC_TIMEZONE: 'America/Sao_Paulo' },
+		// Debug logging makes the secret check meaningful (it is where request details would
+		// leak); E2E_N8N_LOG_LEVEL=info takes its cost out of throughput measurements.
+		env: { N8N_LOG_LEVEL: process.env.E2E_N8N_LOG_LEVEL ?? 'debug', GENERIC_TIMEZONE: 'America/Sao_Paulo' },
 	});
 	globalThis.n8nE2eInstance = n8n;
 
