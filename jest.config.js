@@ -1,5 +1,5 @@
-/** Unit tests run in parallel and fast; e2e tests drive a real n8n and run one file at a time. */
-const tsJest = ['ts-jest', { tsconfig: 'tsconfig.dev.json', isolatedModules: true }];
+/** Unit tests run in parallel; e2e tests share one real n8n, so `npm run test:e2e` runs them in band. */
+const tsJest = ['ts-jest', { tsconfig: 'tsconfig.dev.json' }];
 
 module.exports = {
 	projects: [
@@ -17,7 +17,6 @@ module.exports = {
 			globalSetup: '<rootDir>/test/e2e/setup/global-setup.ts',
 			globalTeardown: '<rootDir>/test/e2e/setup/global-teardown.ts',
 			testTimeout: 180000,
-			maxWorkers: 1,
 		},
 	],
 };
