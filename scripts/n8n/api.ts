@@ -112,7 +112,11 @@ export class N8nApi {
 
 	private apiKey?: string;
 
-	constructor(readonly baseUrl: string) {}
+	/** `webhookBaseUrl`: where production webhooks are served, when not by `baseUrl` (queue mode's webhook processor). */
+	constructor(
+		readonly baseUrl: string,
+		readonly webhookBaseUrl = baseUrl,
+	) {}
 
 	/** Logs in and uses the given API key, or creates one with every scope the instance offers. */
 	static async connect(options: {
@@ -120,8 +124,9 @@ export class N8nApi {
 		email: string;
 		password: string;
 		apiKey?: string;
+		webhookBaseUrl?: string;
 	}): Promise<N8nApi> {
-		const api = new N8nApi(options.baseUrl);
+		const api = new N8nApi(options.baseUrl, options.webhookBaseUrl);
 		await api.login(options.email, options.password);
 		api.apiKey = options.apiKey ?? (await api.createApiKey('e2e'));
 		return api;
@@ -331,7 +336,7 @@ export class N8nApi {
 			settings: options.settings,
 		});
 		await this.activateWorkflow(workflow.id);
-		const url = `${this.baseUrl}/webhook/${path}`;
+		const url = `${this.webhookBaseUrl}/webhook/${path}`;
 		return {
 			workflow,
 			url,

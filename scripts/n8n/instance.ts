@@ -133,7 +133,7 @@ export async function reapLeftovers(rt: N8nRuntime): Promise<void> {
 }
 
 /** `npm pack` the project: exactly the files a user downloads from the registry. */
-async function packProject(destination: string, build: boolean): Promise<string> {
+export async function packProject(destination: string, build: boolean): Promise<string> {
 	if (build) await run('npm', ['run', 'build'], { cwd: PROJECT_ROOT });
 	if (!existsSync(path.join(PROJECT_ROOT, 'dist'))) {
 		throw new Error('dist/ is missing: run `npm run build` first (or pass build: true)');
@@ -144,7 +144,7 @@ async function packProject(destination: string, build: boolean): Promise<string>
 }
 
 /** What n8n's community-node installer does, minus the registry download (cached metadata is enough: no runtime deps). */
-async function installPackage(userFolder: string, tarball: string): Promise<void> {
+export async function installPackage(userFolder: string, tarball: string): Promise<void> {
 	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
 	await mkdir(nodesDir, { recursive: true });
 	await writeFile(
@@ -158,7 +158,7 @@ async function installPackage(userFolder: string, tarball: string): Promise<void
 	);
 }
 
-function n8nEnv(
+export function n8nEnv(
 	rt: N8nRuntime,
 	config: { userFolder: string; port: number; brokerPort: number; email: string; passwordHash: string },
 	extra: Record<string, string>,
@@ -202,7 +202,8 @@ function n8nEnv(
 	};
 }
 
-async function waitForReady(baseUrl: string, child: ChildProcess, logFile: string): Promise<void> {
+/** Polls `{baseUrl}/healthz/readiness` (main, webhook processor, or a worker's health server). */
+export async function waitForReady(baseUrl: string, child: ChildProcess, logFile: string): Promise<void> {
 	const deadline = Date.now() + READY_TIMEOUT_MS;
 	while (Date.now() < deadline) {
 		if (child.exitCode !== null || child.signalCode !== null) {
@@ -222,7 +223,9 @@ async function waitForReady(baseUrl: string, child: ChildProcess, logFile: strin
 }
 
 interface RunningEntry {
-	pidFile: string;
+	/** The record that lets a later run reap the group; absent for groups a caller tracks itself. */
+	pidFile?: string;
+	/** Removed when the group is stopped, unless kept. */
 	userFolder: string;
 	keep: boolean;
 }
@@ -237,8 +240,23 @@ async function shutdown(pgid: number, keep?: boolean, graceMs = STOP_GRACE_MS): 
 	await stopGroup(pgid, graceMs);
 	running.delete(pgid);
 	if (!entry) return;
-	await rm(entry.pidFile, { force: true });
+	if (entry.pidFile) await rm(entry.pidFile, { force: true });
 	if (!(keep ?? entry.keep)) await rm(entry.userFolder, { recursive: true, force: true });
+}
+
+/**
+ * Stops `pgid` with the others when this process exits or gets SIGINT/SIGTERM, and removes
+ * `userFolder` then unless kept. For other long-running processes (databases, queues) started
+ * beside n8n; `stopTracked` stops one earlier.
+ */
+export function trackGroup(pgid: number, entry: { userFolder: string; keep: boolean }): void {
+	installExitHooks();
+	running.set(pgid, entry);
+}
+
+/** Stops a group registered by `trackGroup` or `spawnN8n` and removes its folder unless kept. */
+export function stopTracked(pgid: number, keep?: boolean): Promise<void> {
+	return shutdown(pgid, keep);
 }
 
 function installExitHooks(): void {
@@ -248,7 +266,7 @@ function installExitHooks(): void {
 	process.on('exit', () => {
 		for (const [pid, entry] of running) {
 			killGroup(pid, 'SIGKILL');
-			rmSync(entry.pidFile, { force: true });
+			if (entry.pidFile) rmSync(entry.pidFile, { force: true });
 			if (!entry.keep) rmSync(entry.userFolder, { recursive: true, force: true });
 		}
 	});
@@ -260,6 +278,56 @@ function installExitHooks(): void {
 			);
 		});
 	}
+}
+
+export interface N8nProcess {
+	/** The process group: n8n and the task runner it starts. */
+	pid: number;
+	child: ChildProcess & { pid: number };
+	logFile: string;
+	/** Stops the group; removes the user folder unless kept (here or at spawn). */
+	stop(options?: { keepUserFolder?: boolean }): Promise<void>;
+}
+
+/**
+ * Spawns one n8n process (`n8n start`, `worker`, `webhook`, …) in its own process group with
+ * stdout and stderr in `<userFolder>/n8n.log`, recorded so that this process's exit hooks and a
+ * later run's `reapLeftovers` stop it. `env` is complete (see `n8nEnv`); `<userFolder>/tmp` is made.
+ */
+export async function spawnN8n(
+	rt: N8nRuntime,
+	options: { command: string; args?: string[]; userFolder: string; env: NodeJS.ProcessEnv; keepUserFolder?: boolean },
+): Promise<N8nProcess> {
+	const { userFolder } = options;
+	await mkdir(path.join(userFolder, 'tmp'), { recursive: true });
+	const logFile = path.join(userFolder, 'n8n.log');
+	const logFd = openSync(logFile, 'a');
+	// detached: n8n and its task runner get their own process group, so one kill reaches both.
+	const child = spawn(rt.nodeBin, [rt.n8nBin, options.command, ...(options.args ?? [])], {
+		cwd: userFolder,
+		env: options.env,
+		detached: true,
+		stdio: ['ignore', logFd, logFd],
+	});
+	closeSync(logFd);
+	const pgid = child.pid;
+	if (!pgid) throw new Error(`n8n ${options.command} did not start`);
+	child.unref();
+
+	const keep = options.keepUserFolder ?? false;
+	const record: PidRecord = { pid: pgid, ownerPid: process.pid, userFolder, keepUserFolder: keep, n8nBin: rt.n8nBin };
+	await mkdir(pidDir(rt), { recursive: true });
+	const pidFile = path.join(pidDir(rt), `${pgid}.json`);
+	writeFileSync(pidFile, JSON.stringify(record));
+	writeFileSync(path.join(userFolder, 'n8n.pid'), String(pgid));
+	installExitHooks();
+	running.set(pgid, { pidFile, userFolder, keep });
+	return {
+		pid: pgid,
+		child: child as ChildProcess & { pid: number },
+		logFile,
+		stop: (stopOptions = {}) => shutdown(pgid, stopOptions.keepUserFolder),
+	};
 }
 
 export async function startN8n(options: StartN8nOptions = {}): Promise<N8nInstance> {
@@ -275,7 +343,6 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8nInstan
 
 	const rt = await time('runtime', () => ensureRuntime());
 	await reapLeftovers(rt);
-	installExitHooks();
 
 	const userFolder = await mkdtemp(path.join(os.tmpdir(), 'n8n-dialer-e2e-'));
 	let pgid: number | undefined;
@@ -291,31 +358,16 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8nInstan
 			{ userFolder, port, brokerPort, email: ownerEmail, passwordHash: bcrypt.hashSync(ownerPassword, 10) },
 			options.env ?? {},
 		);
-		await mkdir(path.join(userFolder, 'tmp'));
-		const logFile = path.join(userFolder, 'n8n.log');
-		const logFd = openSync(logFile, 'a');
 		const baseUrl = `http://${HOST}:${port}`;
 
 		const startedAt = Date.now();
-		// detached: n8n and its task runner get their own process group, so one kill reaches both.
-		const child = spawn(rt.nodeBin, [rt.n8nBin, 'start'], {
-			cwd: userFolder,
+		const { child, logFile } = await spawnN8n(rt, {
+			command: 'start',
+			userFolder,
 			env,
-			detached: true,
-			stdio: ['ignore', logFd, logFd],
+			keepUserFolder: options.keepUserFolder,
 		});
-		closeSync(logFd);
-		if (!child.pid) throw new Error('n8n did not start');
 		pgid = child.pid;
-		child.unref();
-
-		const keep = options.keepUserFolder ?? false;
-		const record: PidRecord = { pid: pgid, ownerPid: process.pid, userFolder, keepUserFolder: keep, n8nBin: rt.n8nBin };
-		await mkdir(pidDir(rt), { recursive: true });
-		const pidFile = path.join(pidDir(rt), `${pgid}.json`);
-		writeFileSync(pidFile, JSON.stringify(record));
-		writeFileSync(path.join(userFolder, 'n8n.pid'), String(pgid));
-		running.set(pgid, { pidFile, userFolder, keep });
 		log(`n8n pid ${pgid} on ${baseUrl}, user folder ${userFolder}`);
 
 		await waitForReady(baseUrl, child, logFile);

@@ -17,6 +17,8 @@ export interface E2eConnection {
 	ownerEmail: string;
 	ownerPassword: string;
 	apiKey: string;
+	/** Where production webhooks are served when not by baseUrl (queue mode's webhook processor). */
+	webhookBaseUrl?: string;
 	/** One secret per line, appended by test files. */
 	secretsFile: string;
 }
@@ -29,8 +31,8 @@ export function readConnection(): E2eConnection {
 
 /** A client logged in as the owner (for internal REST) using the run's API key. */
 export function connectN8n(): Promise<N8nApi> {
-	const { baseUrl, ownerEmail: email, ownerPassword: password, apiKey } = readConnection();
-	return N8nApi.connect({ baseUrl, email, password, apiKey });
+	const { baseUrl, ownerEmail: email, ownerPassword: password, apiKey, webhookBaseUrl } = readConnection();
+	return N8nApi.connect({ baseUrl, email, password, apiKey, webhookBaseUrl });
 }
 
 /** Records a secret that must never appear in n8n's log; checked when the run ends. */
