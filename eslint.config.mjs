@@ -69,7 +69,7 @@ export default tseslint.config(
 		rules: { 'no-console': 'off' },
 	},
 	{
-		files: ['*.js', 'scripts/**/*.js'],
+		files: ['*.js', 'scripts/**/*.js', 'test/**/*.js'],
 		languageOptions: { sourceType: 'commonjs', globals: globals.node },
 	},
 );

@@ -2,6 +2,7 @@
 const tsJest = ['ts-jest', { tsconfig: 'tsconfig.dev.json' }];
 
 module.exports = {
+	reporters: ['default', '<rootDir>/test/e2e/setup/secret-scan-reporter.js'],
 	projects: [
 		{
 			displayName: 'unit',

@@ -1,7 +1,8 @@
 /**
  * Runs the Dialer node in the e2e run's n8n against an in-process simulator: one workflow per run
  * (Webhook → [Split Items →] Dialer → extra nodes), with what n8n answered, what the simulator
- * received and, for a failed run, the error n8n stored.
+ * received and, for a failed run, the error n8n stored. Workflows are deactivated, not deleted,
+ * so their executions stay in n8n's database for the secret scan at the end of the run.
  */
 import { randomUUID } from 'node:crypto';
 import { request } from 'undici';
@@ -84,8 +85,9 @@ export class DialerRunner {
 	async run(parameters: Json, options: RunOptions = {}): Promise<Run> {
 		this.sim.clearRequests();
 		const nodes = [...(options.items ? [splitItems] : []), this.dialerNode(parameters, options), ...(options.after ?? [])];
+		// Every execution is kept with its data, so the run's secret scan searches all of them.
 		const hook = await this.api.createWebhookWorkflow(nodes, {
-			settings: { timezone: this.timezone, saveDataSuccessExecution: 'none', saveDataErrorExecution: 'all' },
+			settings: { timezone: this.timezone, saveDataSuccessExecution: 'all', saveDataErrorExecution: 'all' },
 		});
 		try {
 			const answer = await hook.post<Json[] | Json>({ items: options.items ?? [] });
@@ -97,7 +99,7 @@ export class DialerRunner {
 			}
 			return result;
 		} finally {
-			await hook.remove();
+			await this.api.deactivateWorkflow(hook.workflow.id);
 		}
 	}
 
