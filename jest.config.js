@@ -14,7 +14,8 @@ module.exports = {
 			displayName: 'e2e',
 			testEnvironment: 'node',
 			transform: { '^.+\\.ts$': tsJest },
-			testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],
+			// The browser test shares this project's n8n: one start per run.
+			testMatch: ['<rootDir>/test/e2e/**/*.test.ts', '<rootDir>/test/browser/**/*.test.ts'],
 			globalSetup: '<rootDir>/test/e2e/setup/global-setup.ts',
 			globalTeardown: '<rootDir>/test/e2e/setup/global-teardown.ts',
 			testTimeout: 180000,

@@ -104,7 +104,7 @@ export function runsOffline(workflow: WorkflowInput): boolean {
 }
 
 /** What a user does after importing: pick the Dialer credential and the output folder. */
-function configure(workflow: WorkflowInput, credential: Credential, outputFolder: string): WorkflowInput {
+export function configureExample(workflow: WorkflowInput, credential: Credential, outputFolder: string): WorkflowInput {
 	const nodes = workflow.nodes.map((node): WorkflowNode => {
 		if (DIALER_NODE_TYPES.has(node.type)) {
 			return { ...node, credentials: { dialerApi: { id: credential.id, name: credential.name } } };
@@ -275,7 +275,7 @@ export async function runDemo(options: DemoOptions): Promise<void> {
 		const examples: ImportedExample[] = [];
 		for (const { file, workflow } of await readExamples()) {
 			const offline = runsOffline(workflow);
-			const created = await api.createWorkflow(configure(workflow, credential, outputFolder));
+			const created = await api.createWorkflow(configureExample(workflow, credential, outputFolder));
 			if (offline) await api.activateWorkflow(created.id);
 			examples.push({ file, workflow: created, offline });
 		}

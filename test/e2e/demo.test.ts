@@ -1,0 +1,83 @@
+/**
+ * The README's main command, `npm run demo`, run as a user runs it (a child process with its own
+ * n8n and simulator): `--check` proves the examples import and the offline ones work, and Ctrl-C
+ * leaves no process behind. The run's global setup has already built dist/.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+import type { DemoSummary } from '../../scripts/demo';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
+
+jest.setTimeout(300_000);
+
+interface DemoRun {
+	child: ChildProcess;
+	stdout: string;
+	stderr: string;
+	exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** The demo in its own process group, as in a terminal, so a signal to the group reaches it the way Ctrl-C does. */
+function startDemo(args: string[]): DemoRun {
+	const child = spawn(TSX, ['scripts/demo.ts', '--skip-build', ...args], { cwd: ROOT, detached: true });
+	const run: DemoRun = {
+		child,
+		stdout: '',
+		stderr: '',
+		exited: new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal }))),
+	};
+	child.stdout?.on('data', (chunk: Buffer) => (run.stdout += chunk.toString()));
+	child.stderr?.on('data', (chunk: Buffer) => (run.stderr += chunk.toString()));
+	return run;
+}
+
+function groupAlive(pgid: number): boolean {
+	try {
+		process.kill(-pgid, 0);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+async function waitFor(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (!condition()) {
+		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+}
+
+function n8nPid(stderr: string): number {
+	const match = /n8n pid (\d+)/.exec(stderr);
+	if (!match) throw new Error(`the demo did not log its n8n pid:\n${stderr}`);
+	return Number(match[1]);
+}
+
+describe('npm run demo', () => {
+	it('--check imports every example and gets executions from the simulated shift', async () => {
+		const run = startDemo(['--check']);
+		const { code } = await run.exited;
+		expect({ code, stderr: code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
+		const summary = JSON.parse(run.stdout.trim().split('\n').pop()!) as DemoSummary;
+		console.log(`demo --check: ${JSON.stringify(summary.timings)}`);
+		expect(summary).toMatchObject({ check: 'passed', examples: 7, active: 2 });
+		expect(summary.executions).toBeGreaterThanOrEqual(7);
+		expect(groupAlive(summary.n8nPid)).toBe(false);
+	});
+
+	it('Ctrl-C stops n8n, its task runner and the demo itself', async () => {
+		const run = startDemo([]);
+		await waitFor(() => run.stdout.includes('Press Ctrl-C') || run.child.exitCode !== null, 180_000, 'the demo banner');
+		expect(run.stdout).toContain('Log in as');
+		const n8n = n8nPid(run.stderr);
+		expect(groupAlive(n8n)).toBe(true);
+
+		process.kill(-run.child.pid!, 'SIGINT');
+		await run.exited;
+		await waitFor(() => !groupAlive(n8n) && !groupAlive(run.child.pid!), 20_000, 'every demo process to end');
+	});
+});
