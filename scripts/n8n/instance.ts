@@ -330,9 +330,9 @@ export async function spawnN8n(
 	};
 }
 
-export async function startN8n(options: StartN8nOptions = {}): Promise<N8nInstance> {
-	const timings: Record<string, number> = {};
-	const time = async <T>(phase: string, work: () => Promise<T>): Promise<T> => {
+/** Runs `work`, recording its milliseconds in `timings[phase]` (start-up reports). */
+export function phaseTimer(timings: Record<string, number>) {
+	return async <T>(phase: string, work: () => Promise<T>): Promise<T> => {
 		const started = Date.now();
 		try {
 			return await work();
@@ -340,6 +340,11 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8nInstan
 			timings[phase] = Date.now() - started;
 		}
 	};
+}
+
+export async function startN8n(options: StartN8nOptions = {}): Promise<N8nInstance> {
+	const timings: Record<string, number> = {};
+	const time = phaseTimer(timings);
 
 	const rt = await time('runtime', () => ensureRuntime());
 	await reapLeftovers(rt);

@@ -1,0 +1,210 @@
+/**
+ * Agent-event bursts through n8n's webhook processor: the workflow under load (Dialer Trigger →
+ * Dialer "Team → Get Many" for the event's agent), numbered events with the cases the trigger
+ * must refuse or ignore mixed in, delivery by the simulator's webhook sender, and what n8n made
+ * of them: executions per event, per worker (from the workers' logs) and throughput.
+ */
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { request } from 'undici';
+
+import type { Credential, Execution, N8nApi, Workflow } from '../n8n/api';
+import { eventKinds } from '../../simulator/agent-states';
+import type { AgentEvent, Delivery, DialerSimulator } from '../../simulator/types';
+
+export const TRIGGER = 'Dialer Trigger';
+export const LOOKUP = 'Agent Teams';
+const ALL_EVENTS: readonly string[] = eventKinds;
+/** What the workflow listens to; ringing and online are acknowledged and ignored. */
+export const SELECTED_EVENTS = ALL_EVENTS.filter((kind) => kind !== 'agente.ringing' && kind !== 'agente.online');
+/** Every this-many-th event is malformed (usuario_id as text): the trigger answers 400. */
+const MALFORMED_EVERY = 100;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export interface AgentEventFlow {
+	workflow: Workflow;
+	/** Production URL on the webhook processor. */
+	url: string;
+}
+
+/** Creates and activates the workflow, and waits until the webhook processor serves its URL. */
+export async function createAgentEventFlow(api: N8nApi, credential: Credential): Promise<AgentEventFlow> {
+	const webhookId = randomUUID();
+	const credentials = { dialerApi: { id: credential.id, name: credential.name } };
+	const workflow = await api.createWorkflow({
+		name: `queue-mode agent events ${webhookId.slice(0, 8)}`,
+		nodes: [
+			{
+				name: TRIGGER,
+				type: 'n8n-nodes-dialer.dialerTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				webhookId,
+				parameters: { events: SELECTED_EVENTS, options: {} },
+				credentials,
+			},
+			{
+				name: LOOKUP,
+				type: 'n8n-nodes-dialer.dialer',
+				typeVersion: 1,
+				position: [220, 0],
+				parameters: {
+					resource: 'team',
+					operation: 'getMany',
+					returnAll: true,
+					filters: { agent: '={{ $json.agentId }}' },
+				},
+				credentials,
+			},
+		],
+		connections: { [TRIGGER]: { main: [[{ node: LOOKUP, type: 'main', index: 0 }]] } },
+		settings: { timezone: 'America/Sao_Paulo' },
+	});
+	await api.activateWorkflow(workflow.id);
+	const url = `${api.webhookBaseUrl}/webhook/${webhookId}/webhook`;
+	// The webhook processor finds a newly activated webhook a moment later; until then it answers 404.
+	for (let attempt = 0; ; attempt++) {
+		const res = await request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+		await res.body.dump();
+		if (res.statusCode !== 404) break;
+		if (attempt > 100) throw new Error(`webhook ${url} still 404 after activation`);
+		await sleep(200);
+	}
+	return { workflow, url };
+}
+
+/** Numbered events (`seq`) of every kind for the given agents; each MALFORMED_EVERY-th is malformed. */
+export function burstEvents(count: number, agentIds: number[], firstSeq = 0): AgentEvent[] {
+	return Array.from({ length: count }, (_, index) => {
+		const seq = firstSeq + index;
+		const evento = ALL_EVENTS[seq % ALL_EVENTS.length];
+		const usuarioId = agentIds[seq % agentIds.length];
+		const event: AgentEvent = { evento, estado: 'online', t: Math.floor(Date.now() / 1000), usuario_id: usuarioId, seq };
+		return seq % MALFORMED_EVERY === MALFORMED_EVERY - 1 ? { ...event, usuario_id: String(usuarioId) as never } : event;
+	});
+}
+
+export function isMalformed(event: AgentEvent): boolean {
+	return typeof event.usuario_id !== 'number';
+}
+
+/** The events that must start exactly one execution each. */
+export function expectedSeqs(events: AgentEvent[]): number[] {
+	return events.filter((e) => !isMalformed(e) && SELECTED_EVENTS.includes(e.evento)).map((e) => e.seq as number);
+}
+
+export interface BurstDelivery {
+	deliveries: Delivery[];
+	startedAt: number;
+	finishedAt: number;
+}
+
+/**
+ * Emits the events through the simulator's webhook sender (one attempt, no retry, to every
+ * registered receiver) with at most `concurrency` events in flight. `onProgress` sees the count
+ * of events delivered so far, e.g. to kill a worker half-way.
+ */
+export async function deliverBurst(
+	sim: DialerSimulator,
+	events: AgentEvent[],
+	options: { concurrency: number; onProgress?: (delivered: number) => void },
+): Promise<BurstDelivery> {
+	const deliveries: Delivery[] = [];
+	let next = 0;
+	let delivered = 0;
+	const startedAt = Date.now();
+	await Promise.all(
+		Array.from({ length: options.concurrency }, async () => {
+			while (next < events.length) {
+				deliveries.push(...(await sim.webhooks.emit(events[next++])));
+				options.onProgress?.(++delivered);
+			}
+		}),
+	);
+	return { deliveries, startedAt, finishedAt: Date.now() };
+}
+
+/** Which worker started each execution: n8n logs `Worker started execution <id> (job <n>)` at info level. */
+export function startedByWorker(workers: Array<{ name: string; logFile: string }>): Map<string, string[]> {
+	const byExecution = new Map<string, string[]>();
+	for (const { name, logFile } of workers) {
+		for (const [, id] of readFileSync(logFile, 'utf8').matchAll(/Worker started execution (\d+) \(job/g)) {
+			byExecution.set(id, [...(byExecution.get(id) ?? []), name]);
+		}
+	}
+	return byExecution;
+}
+
+/** Executions a worker started but never logged as finished: what it held when it died. */
+export function unfinishedOn(logFile: string): string[] {
+	const log = readFileSync(logFile, 'utf8');
+	const finished = new Set([...log.matchAll(/Worker finished execution (\d+) \(job/g)].map(([, id]) => id));
+	return [...log.matchAll(/Worker started execution (\d+) \(job/g)].map(([, id]) => id).filter((id) => !finished.has(id));
+}
+
+const TERMINAL = new Set(['success', 'error', 'crashed', 'canceled']);
+
+/** Polls until the workflow has `count` executions and every one has ended (or the time is up). */
+export async function waitForEnded(api: N8nApi, workflowId: string, count: number, timeoutMs: number): Promise<Execution[]> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const executions = await api.listExecutions(workflowId);
+		const ended = executions.filter((e) => TERMINAL.has(e.status));
+		if ((executions.length >= count && ended.length === executions.length) || Date.now() > deadline) return executions;
+		await sleep(1000);
+	}
+}
+
+export function triggerSeq(execution: Execution): number {
+	const data = execution.data as {
+		resultData: { runData: Record<string, Array<{ data: { main: Array<Array<{ json: { seq: number } }>> } }>> };
+	};
+	return data.resultData.runData[TRIGGER][0].data.main[0][0].json.seq;
+}
+
+export function lookupItems(execution: Execution): Array<Record<string, unknown>> {
+	const data = execution.data as {
+		resultData: { runData: Record<string, Array<{ data: { main: Array<Array<{ json: Record<string, unknown> }>> } }>> };
+	};
+	return data.resultData.runData[LOOKUP]?.[0]?.data.main[0].map((item) => item.json) ?? [];
+}
+
+export interface Throughput {
+	events: number;
+	executions: number;
+	/** Events answered per second by the webhook processor. */
+	ackPerSecond: number;
+	/** Executions ended per second, from the first delivery to the last execution's end. */
+	executedPerSecond: number;
+	ackP50Ms: number;
+	ackP95Ms: number;
+	ackMaxMs: number;
+	/** From the first delivery to the last execution's end. */
+	totalSeconds: number;
+}
+
+export function throughput(burst: BurstDelivery, events: number, executions: Execution[]): Throughput {
+	const ms = burst.deliveries.map((d) => d.ms).sort((a, b) => a - b);
+	const at = (p: number) => ms[Math.min(ms.length - 1, Math.floor(p * ms.length))] ?? 0;
+	const lastEnd = Math.max(burst.finishedAt, ...executions.map((e) => (e.stoppedAt ? Date.parse(e.stoppedAt) : 0)));
+	const totalSeconds = (lastEnd - burst.startedAt) / 1000;
+	return {
+		events,
+		executions: executions.length,
+		ackPerSecond: events / ((burst.finishedAt - burst.startedAt) / 1000),
+		executedPerSecond: executions.length / totalSeconds,
+		ackP50Ms: at(0.5),
+		ackP95Ms: at(0.95),
+		ackMaxMs: ms.at(-1) ?? 0,
+		totalSeconds,
+	};
+}
+
+export function formatThroughput(label: string, t: Throughput): string {
+	return (
+		`${label}: ${t.events} events acknowledged at ${t.ackPerSecond.toFixed(1)}/s ` +
+		`(ack p50 ${t.ackP50Ms.toFixed(0)} ms, p95 ${t.ackP95Ms.toFixed(0)} ms, max ${t.ackMaxMs.toFixed(0)} ms); ` +
+		`${t.executions} executions ended at ${t.executedPerSecond.toFixed(1)}/s, all done ${t.totalSeconds.toFixed(1)} s after the first delivery`
+	);
+}

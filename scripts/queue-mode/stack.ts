@@ -1,0 +1,200 @@
+/**
+ * n8n in queue mode on 127.0.0.1, as n8n documents it for scaling: Redis for the job queue,
+ * PostgreSQL as the shared database, one main (editor, API; production webhooks disabled),
+ * one webhook processor (`n8n webhook`, serves /webhook/…) and workers (`n8n worker`), each with
+ * its own user folder holding this package installed the way users install it. Every process
+ * is stopped by process group in `stop()`, and by the exit hooks if the caller dies first.
+ */
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import bcrypt from 'bcryptjs';
+
+import { N8nApi } from '../n8n/api';
+import {
+	freePort,
+	installPackage,
+	n8nEnv,
+	packProject,
+	phaseTimer,
+	reapLeftovers,
+	spawnN8n,
+	waitForReady,
+	type N8nProcess,
+} from '../n8n/instance';
+import { ensureRuntime, type N8nRuntime } from '../n8n/runtime';
+import { ensureDebianPackages } from '../services/debian';
+import { POSTGRES_PACKAGE, startPostgres, type PostgresServer } from '../services/postgres';
+import { REDIS_PACKAGE, startRedis, type RedisServer } from '../services/redis';
+
+const HOST = '127.0.0.1';
+
+export interface QueueModeOptions {
+	/** Workers started with the stack (more with `startWorker`). Default 2. */
+	workers?: number;
+	/** Jobs one worker runs at once (`n8n worker --concurrency`). Default n8n's 10. */
+	concurrency?: number;
+	/** Extra environment for every n8n process, e.g. QUEUE_WORKER_LOCK_DURATION. */
+	env?: Record<string, string>;
+	/** Run `npm run build` before packing; otherwise dist/ must exist. */
+	build?: boolean;
+	/** Keep folders (logs, data) after stop(), for debugging. */
+	keep?: boolean;
+}
+
+export interface QueueProcess {
+	/** `main`, `webhook`, `worker-1`, … */
+	name: string;
+	/** Where it answers /healthz (a worker: its health server). */
+	baseUrl: string;
+	process: N8nProcess;
+}
+
+export interface QueueModeStack {
+	main: QueueProcess;
+	webhook: QueueProcess;
+	workers: QueueProcess[];
+	redis: RedisServer;
+	postgres: PostgresServer;
+	/** Owner client of the main; its webhook workflows post to the webhook processor. */
+	api: N8nApi;
+	ownerEmail: string;
+	ownerPassword: string;
+	/** Milliseconds per start-up phase, for reports. */
+	timings: Record<string, number>;
+	/** Starts one more worker and waits until it takes jobs. */
+	startWorker(): Promise<QueueProcess>;
+	/** Stops every n8n process, then Redis and PostgreSQL; removes folders unless kept. */
+	stop(): Promise<void>;
+}
+
+/** The settings every process of one installation shares. */
+function queueEnv(redis: RedisServer, postgres: PostgresServer, webhookUrl: string): Record<string, string> {
+	return {
+		EXECUTIONS_MODE: 'queue',
+		QUEUE_BULL_REDIS_HOST: redis.host,
+		QUEUE_BULL_REDIS_PORT: String(redis.port),
+		DB_TYPE: 'postgresdb',
+		DB_POSTGRESDB_HOST: postgres.host,
+		DB_POSTGRESDB_PORT: String(postgres.port),
+		DB_POSTGRESDB_DATABASE: postgres.database,
+		DB_POSTGRESDB_USER: postgres.user,
+		DB_POSTGRESDB_PASSWORD: postgres.password,
+		// The editor shows production URLs on the webhook processor.
+		WEBHOOK_URL: `${webhookUrl}/`,
+		// n8n 3 always does this; 2.x warns unless it is set: manual runs go to workers too.
+		OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
+	};
+}
+
+export async function startQueueMode(options: QueueModeOptions = {}): Promise<QueueModeStack> {
+	const timings: Record<string, number> = {};
+	const time = phaseTimer(timings);
+	const keep = options.keep ?? false;
+
+	await time('packages', () => ensureDebianPackages([REDIS_PACKAGE, POSTGRES_PACKAGE]));
+	const rt: N8nRuntime = await time('runtime', () => ensureRuntime());
+	await reapLeftovers(rt);
+
+	let mainFolder: string | undefined;
+	const n8nStops: Array<() => Promise<void>> = [];
+	const serviceStops: Array<() => Promise<void>> = [];
+	const stopAll = async () => {
+		// n8n first, so Redis and PostgreSQL see their clients leave before they stop.
+		for (const stops of [n8nStops, serviceStops]) {
+			await Promise.allSettled(stops.splice(0).map((stop) => stop()));
+		}
+	};
+
+	try {
+		const [redis, postgres] = await time('services', () => Promise.all([startRedis({ keep }), startPostgres({ keep })]));
+		serviceStops.push(redis.stop, postgres.stop);
+
+		// Installed into the main's folder the way users install it, then copied into every other
+		// process's own folder (like separate hosts or containers).
+		mainFolder = await mkdtemp(path.join(os.tmpdir(), 'n8n-dialer-queue-main-'));
+		const nodesOf = (userFolder: string) => path.join(userFolder, '.n8n', 'nodes');
+		const packageFrom = mainFolder;
+		await time('installPackage', async () => installPackage(packageFrom, await packProject(packageFrom, options.build ?? false)));
+
+		const ownerEmail = 'queue-owner@example.com';
+		const ownerPassword = `Queue-${randomBytes(12).toString('hex')}-Pw1`;
+		const passwordHash = bcrypt.hashSync(ownerPassword, 10);
+		const webhookPort = await freePort();
+		const webhookUrl = `http://${HOST}:${webhookPort}`;
+		const shared = { ...queueEnv(redis, postgres, webhookUrl), ...options.env };
+
+		const launch = async (
+			name: string,
+			command: 'start' | 'webhook' | 'worker',
+			extra: Record<string, string>,
+			at: { port?: number; userFolder?: string } = {},
+		): Promise<QueueProcess> => {
+			// Its own folder, removed when it stops (by stop() or the exit hooks).
+			let userFolder = at.userFolder;
+			if (!userFolder) {
+				userFolder = await mkdtemp(path.join(os.tmpdir(), `n8n-dialer-queue-${name}-`));
+				await cp(nodesOf(packageFrom), nodesOf(userFolder), { recursive: true });
+			}
+			const ownPort = at.port ?? (await freePort());
+			const env = n8nEnv(
+				rt,
+				{ userFolder, port: ownPort, brokerPort: await freePort(), email: ownerEmail, passwordHash },
+				{ ...shared, ...extra },
+			);
+			const args = command === 'worker' ? [`--concurrency=${options.concurrency ?? 10}`] : [];
+			const baseUrl = `http://${HOST}:${extra.QUEUE_HEALTH_CHECK_PORT ?? ownPort}`;
+			const started = await spawnN8n(rt, { command, args, userFolder, env, keepUserFolder: keep });
+			n8nStops.push(() => started.stop());
+			await waitForReady(baseUrl, started.child, started.logFile);
+			return { name, baseUrl, process: started };
+		};
+		let workerCount = 0;
+		const startWorker = async () =>
+			launch(`worker-${++workerCount}`, 'worker', {
+				QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+				QUEUE_HEALTH_CHECK_PORT: String(await freePort()),
+				N8N_WORKER_SERVER_ADDRESS: HOST,
+			});
+
+		// The main runs the database migrations: the others start once it is up.
+		const main = await time('main', () =>
+			launch('main', 'start', { N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' }, { userFolder: packageFrom }),
+		);
+		const [webhook, ...workers] = await time('webhookAndWorkers', () =>
+			Promise.all([
+				launch('webhook', 'webhook', {}, { port: webhookPort }),
+				...Array.from({ length: options.workers ?? 2 }, () => startWorker()),
+			]),
+		);
+		const api = await N8nApi.connect({
+			baseUrl: main.baseUrl,
+			email: ownerEmail,
+			password: ownerPassword,
+			webhookBaseUrl: webhook.baseUrl,
+		});
+		return {
+			main,
+			webhook,
+			workers,
+			redis,
+			postgres,
+			api,
+			ownerEmail,
+			ownerPassword,
+			timings,
+			startWorker: async () => {
+				const worker = await startWorker();
+				workers.push(worker);
+				return worker;
+			},
+			stop: stopAll,
+		};
+	} catch (error) {
+		await stopAll();
+		// Until the main started, nothing else removes its folder.
+		if (mainFolder && !keep) await rm(mainFolder, { recursive: true, force: true });
+		throw error;
+	}
+}
