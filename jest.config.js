@@ -20,5 +20,14 @@ module.exports = {
 			globalTeardown: '<rootDir>/test/e2e/setup/global-teardown.ts',
 			testTimeout: 180000,
 		},
+		{
+			// Starts its own n8n in queue mode (Redis, PostgreSQL, webhook processor, workers).
+			displayName: 'queue',
+			testEnvironment: 'node',
+			transform: { '^.+\\.ts$': tsJest },
+			testMatch: ['<rootDir>/test/queue-mode/**/*.test.ts'],
+			globalSetup: '<rootDir>/test/queue-mode/setup/global-setup.ts',
+			globalTeardown: '<rootDir>/test/queue-mode/setup/global-teardown.ts',
+		},
 	],
 };
