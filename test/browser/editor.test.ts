@@ -80,6 +80,18 @@ async function expectParameters(page: Page, description: INodeTypeDescription, v
 	expect(missing).toEqual([]);
 }
 
+/** Waits until an element stops moving (panels slide in), so a screenshot catches it at rest. */
+async function waitUntilStill(page: Page, element: Locator): Promise<void> {
+	let previous = '';
+	for (let i = 0; i < 50; i++) {
+		const box = JSON.stringify(await element.boundingBox());
+		if (box === previous) return;
+		previous = box;
+		await page.waitForTimeout(100);
+	}
+	throw new Error('the element kept moving for 5 s');
+}
+
 async function openNode(page: Page, name: string): Promise<void> {
 	await page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`).dblclick();
 	await page.getByTestId('ndv').waitFor();
@@ -209,8 +221,10 @@ describe('the nodes in the n8n editor (Chromium)', () => {
 				.find((option) => option.value === operation) as { action?: string };
 			await expect(actions.getByText(action.action!, { exact: true }).count()).resolves.toBeGreaterThan(0);
 		}
+		const getActiveCall = actions.getByText('Get the active call of an extension', { exact: true });
+		await waitUntilStill(page, getActiveCall);
 		await screenshot('nodes-panel-actions.png');
-		await actions.getByText('Get the active call of an extension', { exact: true }).click();
+		await getActiveCall.click();
 		await page.getByTestId('ndv').waitFor();
 		await expectParameters(page, dialer, { resource: 'call', operation: 'getActive' });
 		await closeNode(page);
@@ -293,9 +307,8 @@ describe('the nodes in the n8n editor (Chromium)', () => {
 
 	it('shows the AI agent example with the Dialer node as a tool', async () => {
 		const example = (await readExamples()).find(({ file }) => file === 'ai-agent-dialer-tool.json')!;
-		const { name, nodes, connections, settings } = configureExample(example.workflow, credential, '');
-		const workflow = await api.createWorkflow({ name, nodes, connections, settings });
-		workflows.push(workflow);
+		const { name, nodes, connections } = configureExample(example.workflow, credential, '');
+		const workflow = await createWorkflow(name, nodes, connections);
 		await openWorkflow(page, workflow.id);
 		const tools = page.locator(`[data-test-id="canvas-node"][data-node-type="${PACKAGE}.dialerTool"]`);
 		await expect(tools.count()).resolves.toBe(2);
