@@ -127,7 +127,7 @@ describe('Dialer Trigger in n8n', () => {
 		});
 		workflows.push(workflow);
 		await api.activateWorkflow(workflow.id);
-		const url = `${api.baseUrl}/webhook/${webhookId}/webhook`;
+		const url = `${api.webhookBaseUrl}/webhook/${webhookId}/webhook`;
 		// A production webhook can answer 404 for a moment after activation.
 		for (let i = 0; i < 50; i++) {
 			const probe = await post(url, '{}', { 'content-type': 'application/json' });
@@ -376,19 +376,20 @@ describe('Dialer Trigger in n8n', () => {
 			const seconds = (performance.now() - started) / 1000;
 			simulator.webhooks.clear();
 
-			expect(deliveries).toHaveLength(500);
-			expect(deliveries.filter((d) => d.status !== 200)).toEqual([]);
 			const ms = deliveries.map((d) => d.ms).sort((a, b) => a - b);
 			const [p50, p99, max] = [percentile(ms, 50), percentile(ms, 99), ms[ms.length - 1]];
+			const failed = deliveries.filter((d) => d.status !== 200);
 			console.log(
 				`burst: 500 deliveries in ${seconds.toFixed(1)} s (${(500 / seconds).toFixed(0)}/s), ` +
 					`ack p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms, max ${max.toFixed(0)} ms, ` +
-					`${expectedSeqs.length} executions expected`,
+					`${failed.length} not acknowledged, ${expectedSeqs.length} executions expected`,
 			);
 			// Every answer arrived within the sender's timeout, so no event was lost. Latency itself
 			// is printed, not asserted: the node's own work is a fraction of a millisecond (unit
 			// measure); the rest is n8n's fixed cost per request for a community trigger (loading
 			// the workflow, taking its expression isolate), which depends on the machine's load.
+			expect(deliveries).toHaveLength(500);
+			expect(failed.map((d) => d.status ?? d.error).slice(0, 5)).toEqual([]);
 			expect(max).toBeLessThan(contractTimeoutMs);
 
 			const done = await hook.expectExecutions(expectedSeqs.length);
