@@ -203,7 +203,7 @@ function banner(n8n: N8nInstance, sim: DialerSimulator, outputFolder: string, ex
 		`  n8n editor   ${n8n.baseUrl}`,
 		`  Log in as    ${n8n.ownerEmail}  /  ${n8n.ownerPassword}`,
 		`  Simulator    ${sim.apiUrl}  (state: ${sim.baseUrl}/__simulator/state)`,
-		`  Files        ${outputFolder}`,
+		`  Files        ${outputFolder}  (removed when the demo stops)`,
 		'',
 		'What to look at:',
 		'  - Overview: the Dialer API credential points at the simulator. Active examples (run offline):',
@@ -238,13 +238,15 @@ export async function runDemo(options: DemoOptions): Promise<void> {
 			await sim.shift.stop();
 			await n8n?.stop();
 			await sim.close();
-			if (options.check) await rm(outputFolder, { recursive: true, force: true });
+			await rm(outputFolder, { recursive: true, force: true });
 		})());
-	// The harness also stops n8n on these signals; exiting (not dying of the signal) lets its
-	// exit hook kill an n8n that is still starting, before `n8n` is set here.
+	// The harness also stops n8n on these signals and then raises the signal again; staying
+	// subscribed (`on`, not `once`) keeps that from killing this process before the files are
+	// removed. Exiting, rather than dying of the signal, also lets the harness's exit hook kill
+	// an n8n that is still starting, before `n8n` is set here.
 	for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-		process.once(signal, () => {
-			log(`${signal}: stopping n8n and the simulator`);
+		process.on(signal, () => {
+			if (!stopping) log(`${signal}: stopping n8n and the simulator`);
 			void stop()
 				.catch((error: Error) => log(error.message))
 				.finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
