@@ -2,7 +2,7 @@
  * The nodes in n8n's editor, in a real browser (Debian's Chromium driven by playwright-core),
  * against the e2e run's n8n: adding both nodes from the nodes panel, every resource/operation's
  * parameters, the light and dark icons, the AI agent example with the Dialer tool, and a page
- * that logs no errors. Saves the screenshots the README shows (docs/screenshots/).
+ * that logs no errors. Takes the screenshots the README shows (docs/screenshots/ with UPDATE_SCREENSHOTS=1).
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -18,7 +18,14 @@ import { startSimulator } from '../../simulator';
 import type { DialerSimulator } from '../../simulator/types';
 import { connectN8n, readConnection, registerSecret } from '../e2e/setup/connection';
 
-const SCREENSHOTS = path.resolve(__dirname, '..', '..', 'docs', 'screenshots');
+// The README's copies are refreshed on request only (UPDATE_SCREENSHOTS=1), so an ordinary test run
+// leaves the working tree clean; otherwise the pictures go to the ignored test-output folder.
+const SCREENSHOTS = path.resolve(
+	__dirname,
+	'..',
+	'..',
+	...(process.env.UPDATE_SCREENSHOTS === '1' ? ['docs', 'screenshots'] : ['test-output', 'screenshots']),
+);
 const PACKAGE = 'n8n-nodes-dialer';
 const WEBHOOK_SECRET = 'browser-test-webhook-secret';
 
