@@ -1,0 +1,114 @@
+/**
+ * One n8n to measure: started fresh with the packed package (scripts/n8n), the credentials both
+ * sides need, and helpers to time runs with the memory and CPU of n8n's process group.
+ */
+import type { Credential, N8nApi } from '../../scripts/n8n/api';
+import { startN8n, type N8nInstance } from '../../scripts/n8n/instance';
+import type { DialerSimulator } from '../../simulator/types';
+import { cpuTimes, groupMemory, resetPeaks } from './procfs';
+import type { Json, RunWorkflow } from './workflows';
+
+export interface Target {
+	n8n: N8nInstance;
+	api: N8nApi;
+	/** The Dialer nodes' credential, with the webhook secret set. */
+	dialer: Credential;
+	/** Header Auth with the API token, for HTTP Request. */
+	apiToken: Credential;
+	/** Header Auth with the webhook secret, for n8n's Webhook node. */
+	webhookSecret: Credential;
+	stop(): Promise<void>;
+}
+
+export function log(message: string): void {
+	process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
+}
+
+export async function startTarget(sim: DialerSimulator, secret: string, env: Record<string, string> = {}): Promise<Target> {
+	const n8n = await startN8n({ env: { N8N_LOG_LEVEL: 'warn', ...env } });
+	try {
+		const { api } = n8n;
+		const dialer = await api.createCredential('dialerApi', 'Dialer bench', {
+			baseUrl: sim.baseUrl,
+			pathSegment: sim.pathSegment,
+			token: sim.token,
+			authScheme: 'raw',
+			ignoreSslIssues: false,
+			webhookSecret: secret,
+			reportUser: '',
+			reportPassword: '',
+		});
+		const apiToken = await api.createCredential('httpHeaderAuth', 'Dialer token', { name: 'Authorization', value: sim.token });
+		const webhookSecret = await api.createCredential('httpHeaderAuth', 'Webhook secret', { name: 'X-Webhook-Secret', value: secret });
+		log(`n8n ${n8n.pid} ready in ${((n8n.timings.ready ?? 0) / 1000).toFixed(1)} s`);
+		return { n8n, api, dialer, apiToken, webhookSecret, stop: () => n8n.stop() };
+	} catch (error) {
+		await n8n.stop();
+		throw error;
+	}
+}
+
+/** Starts a target, runs `work`, and stops n8n whatever happens. */
+export async function withTarget<T>(
+	sim: DialerSimulator,
+	secret: string,
+	work: (target: Target) => Promise<T>,
+	env: Record<string, string> = {},
+): Promise<T> {
+	const target = await startTarget(sim, secret, env);
+	try {
+		return await work(target);
+	} finally {
+		await target.stop();
+	}
+}
+
+export interface RunSample {
+	ms: number;
+	/**
+	 * Peak RSS of n8n's processes during the run, above their RSS before the first (warm-up)
+	 * run. Not above the RSS just before each run: V8 keeps the heap the warm-up grew, so later
+	 * runs would look almost free.
+	 */
+	addedPeakMb: number;
+	/** Peak RSS of n8n's processes during the run. */
+	peakMb: number;
+	/** CPU of n8n's main thread during the run. */
+	mainThreadMs: number;
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+
+/** RSS of n8n's processes now, once activity has settled. */
+export async function idleRssMb(target: Target): Promise<number> {
+	await settle();
+	return groupMemory(target.n8n.pid).rssMb;
+}
+
+/**
+ * `warmup` unrecorded runs, then `runs` timed ones; every answer must be 200. Memory is
+ * counted above `baselineMb` (default: the RSS before the first run).
+ */
+export async function timeRuns(
+	target: Target,
+	workflow: RunWorkflow,
+	items: Json[],
+	runs: number,
+	options: { warmup?: number; baselineMb?: number } = {},
+): Promise<RunSample[]> {
+	const pgid = target.n8n.pid;
+	const warmup = options.warmup ?? 1;
+	const samples: RunSample[] = [];
+	const before = options.baselineMb ?? (await idleRssMb(target));
+	for (let run = 0; run < warmup + runs; run++) {
+		await settle();
+		resetPeaks(pgid);
+		const cpuBefore = cpuTimes(pgid).mainThreadMs;
+		const answer = await workflow.post(items);
+		if (answer.status !== 200) throw new Error(`run answered ${answer.status}: ${JSON.stringify(answer.body).slice(0, 500)}`);
+		const memory = groupMemory(pgid);
+		const mainThreadMs = cpuTimes(pgid).mainThreadMs - cpuBefore;
+		if (run >= warmup) samples.push({ ms: answer.ms, addedPeakMb: memory.peakMb - before, peakMb: memory.peakMb, mainThreadMs });
+	}
+	return samples;
+}

@@ -1,0 +1,238 @@
+/** BENCHMARKS.md from the results of one run. */
+import type { BulkResult } from '../scenarios/bulk';
+import type { BurstRun, DeliveryCost, RatePoint } from '../scenarios/events';
+import type { CurvePoint, ReportResult } from '../scenarios/reports';
+import { ratio, type Summary } from '../lib/stats';
+
+export interface Machine {
+	date: string;
+	commit: string;
+	cpu: string;
+	cores: number;
+	memoryGb: number;
+	kernel: string;
+	benchNode: string;
+	n8nNode: string;
+	n8nVersion: string;
+	loadBefore: number[];
+	loadAfter: number[];
+	durationMin: number;
+	quick: boolean;
+}
+
+export interface EventsResult {
+	count: number;
+	concurrency: number;
+	save: string;
+	bursts: Record<'trigger' | 'generic', { runs: BurstRun[]; executions: number }>;
+	costs: DeliveryCost[];
+	rates: RatePoint[];
+	/** Why the rate series stopped early, when n8n gave up. */
+	rateFailure?: string;
+	legacyEngine?: { costs: DeliveryCost[]; rates: RatePoint[]; rateFailure?: string };
+}
+
+export interface BenchResults {
+	machine: Machine;
+	settings: Record<string, string>;
+	reports: ReportResult[];
+	curve: CurvePoint[];
+	bulk: BulkResult;
+	events: EventsResult;
+}
+
+const ms = (value: number) => (Number.isFinite(value) ? `${Math.round(value).toLocaleString('en-US')} ms` : '–');
+const mb = (value: number) => (Number.isFinite(value) ? `${Math.round(value).toLocaleString('en-US')} MB` : '–');
+const x = (value: number) => (Number.isFinite(value) ? `${value.toFixed(2)}×` : '–');
+const spread = (s: Summary, unit: (v: number) => string) => `${unit(s.median)} (${unit(s.min)}–${unit(s.max)})`;
+const verdict = (ok: boolean) => (ok ? '✅ met' : '❌ missed');
+
+function reportSection(results: ReportResult[]): string[] {
+	const lines = [
+		'## 1. Report to items',
+		'',
+		'Dialer node vs HTTP Request (response format forced to JSON) + Split Out; "bare" is a Node 24 `fetch` + `JSON.parse` of the same answers, nothing else. Wall time is the client’s: POST to the workflow’s webhook until n8n answers after the run (execution saved, when saving is on). Memory is the peak RSS of n8n’s processes (main + task runner) during a run, above their RSS before the variant’s first (warm-up) run, i.e. above an idle n8n with the workflow in place. Median (min–max).',
+		'',
+	];
+	for (const result of results) {
+		lines.push(
+			`### ${result.operation}: ${result.rows.toLocaleString('en-US')} rows in ${result.requests} request${result.requests > 1 ? 's' : ''}`,
+			'',
+			`Bare fetch + JSON.parse: ${spread(result.bare.ms, ms)}, +${mb(result.bare.addedPeakMb.median)}.`,
+			'',
+			'| Saving | Variant | Wall time | ÷ bare | Added peak RSS | Peak RSS | Main-thread CPU |',
+			'|---|---|---|---|---|---|---|',
+		);
+		for (const v of result.variants) {
+			lines.push(
+				`| ${v.save} | ${v.variant === 'dialer' ? 'Dialer' : 'HTTP Request + Split Out'} | ${spread(v.ms, ms)} | ${x(ratio(v.ms.median, result.bare.ms.median))} | ${spread(v.addedPeakMb, mb)} | ${mb(v.peakMb.median)} | ${ms(v.mainThreadMs.median)} |`,
+			);
+		}
+		lines.push('', '| Goal | Measured | |', '|---|---|---|');
+		const find = (variant: string, save: string) => result.variants.find((v) => v.variant === variant && v.save === save);
+		const dialerOff = find('dialer', 'none');
+		const genericOff = find('generic', 'none');
+		if (dialerOff && genericOff) {
+			const time = ratio(dialerOff.ms.median, genericOff.ms.median);
+			const memory = ratio(dialerOff.addedPeakMb.median, genericOff.addedPeakMb.median);
+			const bare = ratio(dialerOff.ms.median, result.bare.ms.median);
+			lines.push(
+				`| wall time ≤ 0.8× generic (saving off) | ${x(time)} | ${verdict(time <= 0.8)} |`,
+				`| added peak memory ≤ 0.8× generic (saving off) | ${x(memory)} | ${verdict(memory <= 0.8)} |`,
+				`| wall time ≤ 1.3× bare fetch + JSON.parse (saving off) | ${x(bare)} | ${verdict(bare <= 1.3)} |`,
+			);
+		}
+		const dialerOn = find('dialer', 'all');
+		const genericOn = find('generic', 'all');
+		if (dialerOn && genericOn) {
+			const time = ratio(dialerOn.ms.median, genericOn.ms.median);
+			const memory = ratio(dialerOn.addedPeakMb.median, genericOn.addedPeakMb.median);
+			lines.push(
+				`| saving on: no worse than generic (time) | ${x(time)} | ${verdict(time <= 1)} |`,
+				`| saving on: no worse than generic (memory) | ${x(memory)} | ${verdict(memory <= 1)} |`,
+			);
+		}
+		lines.push('');
+	}
+	return lines;
+}
+
+function curveSection(points: CurvePoint[]): string[] {
+	const sizes = [...new Set(points.map((p) => p.rows))].sort((a, b) => a - b);
+	const cell = (rows: number, variant: string, pick: (p: CurvePoint) => string) => {
+		const point = points.find((p) => p.rows === rows && p.variant === variant);
+		return point ? pick(point) : '–';
+	};
+	const lines = [
+		'### Growth with size (getFP1, saving off)',
+		'',
+		'One fresh n8n per variant, sizes run smallest first; medians.',
+		'',
+		'| Rows | Bare | Dialer | HTTP Request + Split Out | Dialer ÷ generic | Dialer added RSS | Generic added RSS |',
+		'|---|---|---|---|---|---|---|',
+	];
+	for (const rows of sizes) {
+		const dialer = points.find((p) => p.rows === rows && p.variant === 'dialer');
+		const generic = points.find((p) => p.rows === rows && p.variant === 'generic');
+		lines.push(
+			`| ${rows.toLocaleString('en-US')} | ${cell(rows, 'bare', (p) => ms(p.ms.median))} | ${cell(rows, 'dialer', (p) => ms(p.ms.median))} | ${cell(rows, 'generic', (p) => ms(p.ms.median))} | ${dialer && generic ? x(ratio(dialer.ms.median, generic.ms.median)) : '–'} | ${cell(rows, 'dialer', (p) => mb(p.addedPeakMb.median))} | ${cell(rows, 'generic', (p) => mb(p.addedPeakMb.median))} |`,
+		);
+	}
+	lines.push('');
+	return lines;
+}
+
+function bulkSection(bulk: BulkResult): string[] {
+	const dialer = bulk.variants[0];
+	const lines = [
+		`## 2. Bulk actions: ${bulk.items.toLocaleString('en-US')} × changeLoteToFila`,
+		'',
+		'One n8n, the variants in turn each round (saving off). Connections are TCP connections the simulator accepted during the run; max open is the most connections open at once (how many requests the client had under way). Median (min–max).',
+		'',
+		'| Variant | Wall time | ÷ Dialer | Main-thread CPU | Added peak RSS | TCP connections | Max open connections |',
+		'|---|---|---|---|---|---|---|',
+	];
+	for (const v of bulk.variants) {
+		lines.push(
+			`| ${v.name} | ${spread(v.ms, ms)} | ${x(ratio(v.ms.median, dialer.ms.median))} | ${ms(v.mainThreadMs.median)} | ${mb(v.addedPeakMb.median)} | ${v.connections.median.toLocaleString('en-US')} for ${v.requests.toLocaleString('en-US')} requests | ${v.maxOpenConnections.median} |`,
+		);
+	}
+	const best = Math.min(...bulk.variants.slice(1).map((v) => v.ms.median));
+	const time = ratio(dialer.ms.median, best);
+	lines.push(
+		'',
+		`Goal ≤ 1.0× the faster HTTP Request variant: ${x(time)} ${verdict(time <= 1)}. Connections reused: ${dialer.connections.median < dialer.requests ? '✅' : '❌ no'} (Dialer ${dialer.connections.median} connections for ${dialer.requests} requests).`,
+		'',
+	);
+	return lines;
+}
+
+function eventsSection(events: EventsResult): string[] {
+	const lines = [`## 3. Event stream`, ''];
+	const trigger = events.bursts.trigger;
+	const generic = events.bursts.generic;
+	const rate = (runs: BurstRun[]) => runs.map((r) => r.eventsPerSecond).sort((a, b) => a - b)[Math.floor(runs.length / 2)];
+	const p99 = (runs: BurstRun[]) => Math.max(...runs.map((r) => r.p99Ms));
+	const failed = (runs: BurstRun[]) => runs.reduce((total, r) => total + r.failed, 0);
+	lines.push(
+		`${events.count.toLocaleString('en-US')} deliveries over the 7 event kinds at concurrency ${events.concurrency}, in ${trigger.runs.length} bursts; the workflow wants \`agente.login\` (${Math.ceil(events.count / 7)} of them). Saving: ${events.save}.`,
+		'',
+		'| Variant | Events/s (median of bursts) | p99 ack (worst burst) | Failed (5 s timeout) | Executions created | Main-thread CPU per delivery |',
+		'|---|---|---|---|---|---|',
+		`| Dialer Trigger (secret) | ${rate(trigger.runs).toFixed(1)} | ${ms(p99(trigger.runs))} | ${failed(trigger.runs)} | ${trigger.executions} | ${ms(trigger.runs[0]?.mainThreadMsPerDelivery ?? NaN)} |`,
+		`| Webhook (Header Auth) + IF | ${rate(generic.runs).toFixed(1)} | ${ms(p99(generic.runs))} | ${failed(generic.runs)} | ${generic.executions} | ${ms(generic.runs[0]?.mainThreadMsPerDelivery ?? NaN)} |`,
+		'',
+	);
+	const costTable = (costs: DeliveryCost[]) => [
+		'| Receiver | Event | Main-thread CPU / delivery | All n8n threads / delivery | Ack (median) |',
+		'|---|---|---|---|---|',
+		...costs.map(
+			(c) =>
+				`| ${{ trigger: 'Dialer Trigger', generic: 'Webhook (Header Auth) + IF', bareWebhook: 'bare Webhook node' }[c.variant]} | ${c.variant === 'bareWebhook' ? 'any' : c.kind} | ${spread(c.mainThreadMs, ms)} | ${ms(c.groupMs.median)} | ${ms(c.ackMs.median)} |`,
+		),
+	];
+	lines.push('### Cost of one delivery (one at a time)', '', ...costTable(events.costs), '');
+	const rateTable = (rates: RatePoint[], failure?: string) => [
+		'| Target events/s | Variant | Achieved | p50 ack | p99 ack | Failed | Main thread busy |',
+		'|---|---|---|---|---|---|---|',
+		...rates.map(
+			(r) =>
+				`| ${r.targetRate} | ${r.variant === 'trigger' ? 'Dialer Trigger' : 'Webhook + IF'} | ${r.achievedRate.toFixed(1)} | ${ms(r.p50Ms)} | ${ms(r.p99Ms)} | ${r.failed} | ${(r.mainThreadLoad * 100).toFixed(0)} % |`,
+		),
+		...(failure ? ['', `**The series stopped: n8n failed with ${failure}.**`] : []),
+	];
+	lines.push('### Steady rates', '', 'Open loop: one event every 1/rate s for the given time, kinds in turn, saving off. Ack = the dialer’s wait for n8n’s answer; failed = no answer within its 5 s timeout.', '', ...rateTable(events.rates, events.rateFailure), '');
+	if (events.legacyEngine) {
+		lines.push(
+			'### Same, with n8n’s legacy expression engine (`N8N_EXPRESSION_ENGINE=legacy`)',
+			'',
+			...costTable(events.legacyEngine.costs),
+			'',
+			...rateTable(events.legacyEngine.rates, events.legacyEngine.rateFailure),
+			'',
+		);
+	}
+	const ignored = events.costs.find((c) => c.variant === 'trigger' && c.kind === 'ignored');
+	const bare = events.costs.find((c) => c.variant === 'bareWebhook');
+	const steady = events.rates.find((r) => r.variant === 'trigger' && r.targetRate === 20);
+	const speed = ratio(rate(trigger.runs), rate(generic.runs));
+	const wanted = Math.ceil(events.count / 7);
+	if (ignored && bare) {
+		const cost = ratio(ignored.mainThreadMs.median, bare.mainThreadMs.median);
+		lines.push(
+			'| Goal | Measured | |',
+			'|---|---|---|',
+			`| executions only for the wanted kind | ${trigger.executions} for ${wanted} wanted (generic: ${generic.executions}) | ${verdict(trigger.executions === wanted)} |`,
+			`| events/s ≥ 1.2× generic | ${x(speed)} | ${verdict(speed >= 1.2)} |`,
+			`| ignored event ≤ 1.1× bare Webhook node (main-thread CPU) | ${x(cost)} | ${verdict(cost <= 1.1)} |`,
+			`| p99 ack < 100 ms at a steady 20 events/s | ${steady ? ms(steady.p99Ms) : '–'} | ${verdict(Boolean(steady && steady.p99Ms < 100))} |`,
+			'',
+		);
+	}
+	return lines;
+}
+
+export function benchmarksMarkdown(results: BenchResults, chartPath: string): string {
+	const { machine } = results;
+	const load = (values: number[]) => values.map((v) => v.toFixed(2)).join(' / ');
+	return [
+		'# Benchmarks',
+		'',
+		'Generated by `npm run bench` (bench/run.ts): this package against n8n’s generic nodes on the same n8n, simulator and data, in one run. Do not edit by hand.',
+		machine.quick ? '\n> **Quick mode**: small sizes and few runs, one shared n8n. A smoke run, not numbers to quote.\n' : '',
+		`![Benchmark curves](${chartPath})`,
+		'',
+		'## Machine and settings',
+		'',
+		`- ${machine.date}, commit \`${machine.commit}\`, run took ${machine.durationMin.toFixed(1)} min`,
+		`- ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGb.toFixed(0)} GB RAM, Linux ${machine.kernel}`,
+		`- Load average (1/5/15 min) before: ${load(machine.loadBefore)}, after: ${load(machine.loadAfter)}`,
+		`- n8n ${machine.n8nVersion} on Node ${machine.n8nNode} (SQLite, regular mode, default expression engine unless said); bench and simulator on Node ${machine.benchNode}`,
+		...Object.entries(results.settings).map(([name, value]) => `- ${name}: ${value}`),
+		'',
+		...reportSection(results.reports),
+		...curveSection(results.curve),
+		...bulkSection(results.bulk),
+		...eventsSection(results.events),
+	].join('\n');
+}
