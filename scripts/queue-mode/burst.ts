@@ -89,10 +89,14 @@ export function isMalformed(event: AgentEvent): boolean {
 	return typeof event.usuario_id !== 'number';
 }
 
-/** The events that must start exactly one execution each. */
-export function expectedSeqs(events: AgentEvent[]): number[] {
-	return events.filter((e) => !isMalformed(e) && SELECTED_EVENTS.includes(e.evento)).map((e) => e.seq as number);
+export function countBy<T>(values: T[], key: (value: T) => string): Record<string, number> {
+	const counts: Record<string, number> = {};
+	for (const value of values) counts[key(value)] = (counts[key(value)] ?? 0) + 1;
+	return counts;
 }
+
+/** A delivery's outcome for reports: the HTTP status, or why there was none (`timeout`, a socket error). */
+export const deliveryOutcome = (d: Delivery) => String(d.status ?? d.error);
 
 export interface BurstDelivery {
 	deliveries: Delivery[];
