@@ -3,6 +3,7 @@
  * request the simulator received and the items n8n produced (checked against the simulator's own
  * answer to the same request), then the error paths, continue on fail and the header styles.
  */
+import { randomUUID } from 'node:crypto';
 import { DateTime } from 'luxon';
 
 import type { RecordedRequest } from '../../simulator/types';
@@ -190,7 +191,8 @@ describe('every operation sends the contract request and outputs the right items
 	});
 
 	it('Report → Get Filled Forms sends the report login from the credential', async () => {
-		const reportUser = sim.data.reportUsers[0];
+		// A distinctive password, so the run's secret scan can tell a leak from an ordinary word.
+		const reportUser = { login: sim.data.reportUsers[0].login, senha: `e2e-report-password-${randomUUID()}` };
 		registerSecret(reportUser.senha);
 		const withLogin = await createCredential({ reportUser: reportUser.login, reportPassword: reportUser.senha });
 		const { requests } = await run(

@@ -35,6 +35,7 @@ class SecretScanReporter {
 	onRunComplete() {
 		if (this.scannedFiles > 0) {
 			console.log(`Secret scan of the test output: ${this.scannedFiles} files, ${this.hits.length} hits`);
+			for (const hit of this.hits) console.log(`  ${hit}`);
 		}
 	}
 
