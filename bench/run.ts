@@ -1,11 +1,12 @@
 /**
  * `npm run bench`: this package against n8n's generic nodes, on the same n8n, simulator and data,
  * in one run; writes BENCHMARKS.md and bench/chart.svg. `--quick` is a smoke run (small sizes,
- * one shared n8n, a couple of minutes) that writes to a temporary folder unless `--out` is given.
+ * one shared n8n, a couple of minutes) that writes to a temporary folder unless `--out` is given;
+ * `--render bench/results.json` rewrites the report from saved results.
  */
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -200,8 +201,22 @@ function chart(results: BenchResults): string {
 	]);
 }
 
+function writeReport(results: BenchResults, outDir: string): void {
+	mkdirSync(path.join(outDir, 'bench'), { recursive: true });
+	writeFileSync(path.join(outDir, 'bench', 'chart.svg'), chart(results));
+	writeFileSync(path.join(outDir, 'BENCHMARKS.md'), benchmarksMarkdown(results, 'bench/chart.svg'));
+	writeFileSync(path.join(outDir, 'bench', 'results.json'), `${JSON.stringify(results, null, '\t')}\n`);
+	log(`wrote ${path.join(outDir, 'BENCHMARKS.md')}, bench/chart.svg and bench/results.json`);
+}
+
 async function main(): Promise<void> {
 	const { plan, outDir, build } = parseArgs(process.argv.slice(2));
+	// --render FILE: rewrite the report from a saved results.json (after a change of wording), measuring nothing.
+	const renderIndex = process.argv.indexOf('--render');
+	if (renderIndex >= 0) {
+		writeReport(JSON.parse(readFileSync(process.argv[renderIndex + 1], 'utf8')) as BenchResults, outDir);
+		return;
+	}
 	const started = Date.now();
 	const loadBefore = os.loadavg();
 	log(`${plan.quick ? 'quick' : 'full'} run, load average ${loadBefore.map((v) => v.toFixed(2)).join(' ')}`);
@@ -266,12 +281,7 @@ async function main(): Promise<void> {
 			bulk,
 			events,
 		};
-		mkdirSync(path.join(outDir, 'bench'), { recursive: true });
-		const chartFile = path.join(outDir, 'bench', 'chart.svg');
-		writeFileSync(chartFile, chart(results));
-		writeFileSync(path.join(outDir, 'BENCHMARKS.md'), benchmarksMarkdown(results, 'bench/chart.svg'));
-		writeFileSync(path.join(outDir, 'bench', 'results.json'), `${JSON.stringify(results, null, '\t')}\n`);
-		log(`wrote ${path.join(outDir, 'BENCHMARKS.md')} and ${chartFile} in ${results.machine.durationMin.toFixed(1)} min`);
+		writeReport(results, outDir);
 	} finally {
 		traffic.close();
 		await shared?.stop();
