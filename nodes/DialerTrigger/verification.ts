@@ -4,8 +4,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 export type SecretDigest = Buffer | null;
 
 /**
- * HTTP strips whitespace around header values, so a secret pasted with stray spaces could
- * never match; trimming both sides keeps them comparable. Blank means "no secret".
+ * HTTP strips spaces and tabs around header values, so a secret pasted into the credential with
+ * stray spaces could never match; trimming it keeps it comparable. Blank means "no secret".
  */
 export function digestSecret(secret: unknown): SecretDigest {
 	const text = typeof secret === 'string' ? secret.trim() : '';
@@ -17,10 +17,13 @@ export function digestSecret(secret: unknown): SecretDigest {
  * first, so the comparison always runs over 32 bytes in constant time: neither the secret's
  * length nor the position of the first differing character shows in the timing.
  * Node decodes header bytes as latin1; encoding them back as latin1 recovers the bytes sent,
- * so a secret with accents (UTF-8 on the wire) matches the credential's UTF-8 bytes.
+ * so a secret with accents (UTF-8 on the wire) matches the credential's UTF-8 bytes. The header
+ * is not trimmed: HTTP already removed the spaces and tabs around it, and trimming more would
+ * take bytes that belong to the secret (0xA0 reads as a no-break space and ends the UTF-8 of
+ * "à") and accept a secret padded with them.
  */
 export function headerMatchesSecret(header: unknown, expected: Buffer): boolean {
-	const received = typeof header === 'string' ? header.trim() : '';
+	const received = typeof header === 'string' ? header : '';
 	return timingSafeEqual(createHash('sha256').update(received, 'latin1').digest(), expected);
 }
 

@@ -13,9 +13,13 @@ describe('the X-Webhook-Secret check', () => {
 		expect(headerMatchesSecret(SECRET, expected)).toBe(true);
 	});
 
-	it('accepts it with surrounding spaces, which HTTP strips anyway', () => {
-		expect(headerMatchesSecret(`  ${SECRET} `, expected)).toBe(true);
+	it('accepts it when the credential has it with surrounding spaces or a line break', () => {
 		expect(headerMatchesSecret(SECRET, digestSecret(` ${SECRET}\n`) as Buffer)).toBe(true);
+	});
+
+	it('accepts a secret ending in "à", whose last UTF-8 byte Node reads as a no-break space', () => {
+		const secret = 'senha-já-à';
+		expect(headerMatchesSecret(Buffer.from(secret, 'utf8').toString('latin1'), digestSecret(secret) as Buffer)).toBe(true);
 	});
 
 	it('accepts a secret with accents, sent as UTF-8 bytes (which Node reads as latin1)', () => {
@@ -30,6 +34,9 @@ describe('the X-Webhook-Secret check', () => {
 		['a shorter secret', SECRET.slice(0, -1)],
 		['a longer secret', `${SECRET}x`],
 		['the secret in another case', SECRET.toUpperCase()],
+		['the secret with spaces around it (HTTP removes them before n8n sees the header)', `  ${SECRET} `],
+		['the secret followed by a byte that reads as a no-break space', `${SECRET}\u00a0`],
+		['the secret followed by a vertical tab', `${SECRET}\u000b`],
 		['an empty header', ''],
 		['a missing header', undefined],
 		['a repeated header', [SECRET, SECRET]],

@@ -1,0 +1,78 @@
+import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+
+import { DialerTrigger } from '../../../nodes/DialerTrigger/DialerTrigger.node';
+import { AGENT_EVENTS } from '../../../nodes/DialerTrigger/events';
+
+export const SECRET = 'shared-secret-1';
+export const ALL_EVENTS: string[] = AGENT_EVENTS.map((event) => event.value);
+export const login = { estado: 'online', t: 1763800000, evento: 'agente.login', usuario_id: 42 };
+
+// The secret cache lives for the whole n8n process; a fresh credential ID per delivery
+// setup keeps the tests independent of each other.
+let credentialCounter = 0;
+
+export interface Delivery {
+	body?: unknown;
+	headers?: Record<string, unknown>;
+	/** The credential's Webhook Secret (default SECRET); the header carries SECRET unless `headers` says otherwise. */
+	secret?: string;
+	events?: string[];
+	options?: IDataObject;
+	timezone?: string;
+	credentialId?: string;
+}
+
+/**
+ * A stand-in for n8n's IWebhookFunctions around one delivery to the Dialer Trigger: what the
+ * node wrote to the response (status, JSON body) and the credential and body reads it made.
+ */
+export function fakeWebhookFunctions(delivery: Delivery = {}) {
+	const written: { status?: number; body?: unknown } = {};
+	let writes = 0;
+	const response = {
+		status(code: number) {
+			written.status = code;
+			return response;
+		},
+		json(body: unknown) {
+			written.body = body;
+			writes += 1;
+			return response;
+		},
+	};
+	const getCredentials = jest.fn(async () => ({ webhookSecret: delivery.secret ?? SECRET }));
+	const getBodyData = jest.fn(() => delivery.body as IDataObject);
+	const parameters: IDataObject = {
+		events: delivery.events ?? ALL_EVENTS,
+		options: delivery.options ?? {},
+	};
+	const credentialId = delivery.credentialId ?? `cred-${++credentialCounter}`;
+	const context = {
+		getNode: () => ({
+			name: 'Dialer Trigger',
+			type: 'n8n-nodes-dialer.dialerTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters,
+			credentials: { dialerApi: { id: credentialId, name: 'Dialer' } },
+		}),
+		getHeaderData: () => ({ 'x-webhook-secret': SECRET, ...delivery.headers }),
+		getBodyData,
+		getCredentials,
+		getNodeParameter: (name: string, fallback: unknown) => parameters[name] ?? fallback,
+		getTimezone: () => delivery.timezone ?? 'America/Sao_Paulo',
+		getResponseObject: () => response,
+		helpers: {
+			returnJsonArray: (data: IDataObject | IDataObject[]) =>
+				(Array.isArray(data) ? data : [data]).map((json) => ({ json })),
+		},
+	};
+	const node = new DialerTrigger();
+	const call = () => node.webhook.call(context as unknown as IWebhookFunctions);
+	return { call, written, writeCount: () => writes, getCredentials, getBodyData };
+}
+
+/** The items of the execution the node asked n8n to start (none when it started nothing). */
+export function startedItems(result: IWebhookResponseData): IDataObject[] {
+	return (result.workflowData?.[0] ?? []).map((item) => item.json);
+}

@@ -1,0 +1,376 @@
+/**
+ * The Dialer Trigger against generated deliveries: any body, any X-Webhook-Secret header. Each
+ * test counts what it tried, so the README's reliability figures can be read off the output.
+ */
+import fc from 'fast-check';
+import type * as NodeCrypto from 'node:crypto';
+
+import { summarize } from '../../../bench/lib/stats';
+import { digestSecret, headerMatchesSecret } from '../../../nodes/DialerTrigger/verification';
+import { ALL_EVENTS, fakeWebhookFunctions, login, startedItems } from '../support/webhookFunctions';
+
+// The same module object the node's code gets: spies on it see the node's own calls.
+const crypto = jest.requireActual<typeof NodeCrypto>('node:crypto');
+const realCreateHash = crypto.createHash;
+const realTimingSafeEqual = crypto.timingSafeEqual;
+
+const MEGABYTE = 1024 * 1024;
+
+/** What Node hands n8n for a header value: the bytes sent, each read as one latin1 character. */
+function asReceived(text: string): string {
+	return Buffer.from(text, 'utf8').toString('latin1');
+}
+
+/** A delivery answers exactly once, with one of the statuses the contract allows and a JSON body. */
+function expectOneJsonAnswer(
+	written: { status?: number; body?: unknown },
+	writeCount: () => number,
+	statuses: number[],
+) {
+	expect(writeCount()).toBe(1);
+	expect(statuses).toContain(written.status);
+	expect(JSON.parse(JSON.stringify(written.body))).toEqual(written.body);
+}
+
+describe('any body with the right secret (property-based)', () => {
+	const huge = fc.constantFrom<unknown>(
+		'x'.repeat(MEGABYTE),
+		'é'.repeat(100_000),
+		Number.MAX_VALUE,
+		Number.MAX_SAFE_INTEGER,
+		Number.MAX_SAFE_INTEGER + 1,
+		1e21,
+		-1,
+		0.5,
+		-0,
+		NaN,
+		Infinity,
+		-Infinity,
+		2n ** 70n,
+		Array.from({ length: 100_000 }, (_, i) => i),
+		// 1,000 levels of nesting
+		Array.from({ length: 1_000 }).reduce<unknown>((inner) => ({ a: [inner] }), {}),
+	);
+	const junk = fc.oneof(
+		{ weight: 10, arbitrary: fc.anything({
+			maxDepth: 3,
+			withBigInt: true,
+			withBoxedValues: true,
+			withDate: true,
+			withMap: true,
+			withSet: true,
+			withNullPrototype: true,
+			withObjectString: true,
+			withSparseArray: true,
+			withTypedArray: true,
+			stringUnit: 'binary',
+		}) },
+		huge,
+	);
+	const nearlyText = fc.constantFrom('', ' ', '\t\n', 'AGENTE.LOGIN', ' agente.login', 'agente.login ', 'agente.', 'null');
+	const nearlyNumber = fc.constantFrom<unknown>('42', '1763800000', 42.5, -42, '0x2a', '4.2e1', true, [42], { t: 42 });
+	const ABSENT = Symbol('absent');
+	const field = (valid: fc.Arbitrary<unknown>) =>
+		fc.oneof({ weight: 40, arbitrary: valid }, nearlyText, nearlyNumber, junk, fc.constant(ABSENT));
+	const pollution = fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty');
+	const clashing = fc.constantFrom('event', 'state', 'agentId', 'eventTime', 'receivedAt', 'pauseId', 'callStartedAt');
+	const extraKey = fc.oneof(fc.string(), pollution, clashing, fc.constantFrom('pausa_id', 'udate', 'durmax', 'durmin'));
+
+	/** An object shaped like an event, every field possibly missing, mistyped or huge, plus extra keys. */
+	const eventLike = fc
+		.tuple(
+			fc.record(
+				{
+					evento: field(fc.constantFrom(...ALL_EVENTS, 'agente.transfer')),
+					estado: field(fc.constantFrom('online', 'offline', 'paused', 'busy', 'ringing')),
+					t: field(fc.oneof(fc.nat(), fc.constant(0), fc.constant(Number.MAX_SAFE_INTEGER))),
+					usuario_id: field(fc.nat({ max: 5 })),
+				},
+			),
+			fc.array(fc.tuple(extraKey, fc.oneof(junk, fc.object()))),
+			fc.boolean(),
+		)
+		// fromEntries defines every key as the object's own, as JSON.parse does (`__proto__` included).
+		.map(([core, extra, nullPrototype]) => {
+			const entries = [...Object.entries(core).filter(([, value]) => value !== ABSENT), ...extra];
+			return nullPrototype ? Object.assign(Object.create(null), Object.fromEntries(entries)) : Object.fromEntries(entries);
+		});
+	const json = eventLike.map(
+		(body) => JSON.stringify(body, (_key, value) => (typeof value === 'bigint' ? String(value) : value)) ?? '',
+	);
+	const anyBody = fc.oneof(
+		{ weight: 10, arbitrary: eventLike },
+		{ weight: 2, arbitrary: junk },
+		// bodies n8n did not parse: text, JSON text, truncated JSON, bytes
+		json,
+		fc.tuple(json, fc.nat()).map(([text, cut]) => text.slice(0, cut % (text.length + 1))),
+		fc.oneof(json, fc.string()).map((text) => Buffer.from(text)),
+		fc.uint8Array().map((bytes) => Buffer.from(bytes)),
+		fc.array(eventLike, { maxLength: 3 }),
+		fc.constantFrom<unknown>(undefined, null, '', {}, [], Buffer.alloc(0), JSON.parse('{"__proto__":{"evento":"agente.login"}}')),
+	);
+	const agentIds = fc.oneof(fc.constant([]), fc.uniqueArray(fc.nat({ max: 5 }), { minLength: 1, maxLength: 4 }));
+
+	const isText = (value: unknown) => typeof value === 'string' && value.trim() !== '';
+	const isWhole = (value: unknown) => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+
+	/** The contract's four fields with their types, read without the node's code. */
+	function isAgentEvent(body: unknown): body is Record<string, unknown> {
+		if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+		const fields = body as Record<string, unknown>;
+		return isText(fields.evento) && isText(fields.estado) && isWhole(fields.t) && isWhole(fields.usuario_id);
+	}
+
+	it('never throws, answers every delivery once, and starts the workflow only for a valid, selected event with its fields unchanged', async () => {
+		const tally = { tried: 0, started: 0, ignored: 0, refused: 0 };
+		await fc.assert(
+			fc.asyncProperty(anyBody, fc.subarray(ALL_EVENTS), agentIds, async (body, events, agents) => {
+				const options = { agentIds: agents.join(', ') };
+				const { call, written, writeCount } = fakeWebhookFunctions({ body, events, options, credentialId: 'cred-bodies' });
+				const fieldsBefore = typeof body === 'object' && body !== null ? Object.entries(body) : [];
+				const unchanged = (fields: Array<[string, unknown]>) =>
+					fields.length === fieldsBefore.length &&
+					fields.every(([key, value], i) => key === fieldsBefore[i][0] && Object.is(value, fieldsBefore[i][1]));
+				const result = await call();
+				tally.tried += 1;
+
+				const valid = isAgentEvent(body);
+				const wanted =
+					valid &&
+					events.includes(body.evento as string) &&
+					(agents.length === 0 || agents.includes(body.usuario_id as number));
+				expectOneJsonAnswer(written, writeCount, [valid ? 200 : 400]);
+				expect(result.noWebhookResponse).toBe(true);
+				if (!wanted) {
+					expect(result.workflowData).toBeUndefined();
+					tally[valid ? 'ignored' : 'refused'] += 1;
+					return;
+				}
+				tally.started += 1;
+				const [item, ...more] = startedItems(result);
+				expect(more).toEqual([]);
+				// every field as sent, the very same value; and the body itself left as it was
+				expect(unchanged(Object.entries(body))).toBe(true);
+				expect(unchanged(Object.keys(body).map((key) => [key, item[key]]))).toBe(true);
+				// the readable names, unless the delivery has fields of that name (they win)
+				const readable = { event: 'evento', state: 'estado', agentId: 'usuario_id' };
+				for (const [name, source] of Object.entries(readable)) {
+					if (!Object.hasOwn(body, name)) expect(item[name]).toBe(body[source]);
+				}
+			}),
+			{ numRuns: 10_000 },
+		);
+		console.log(
+			`generated bodies: ${tally.tried} tried, ${tally.started} started the workflow, ` +
+				`${tally.ignored} valid but not selected (200), ${tally.refused} refused (400)`,
+		);
+		expect(tally.tried).toBe(10_000);
+		// the generator reaches every outcome, not only refusals
+		expect(Math.min(tally.started, tally.ignored, tally.refused)).toBeGreaterThan(500);
+	});
+});
+
+describe('any wrong X-Webhook-Secret (property-based)', () => {
+	const secretText = fc
+		.oneof(
+			fc.string({ minLength: 1, maxLength: 64, unit: 'grapheme-ascii' }),
+			fc.string({ minLength: 1, maxLength: 32, unit: 'grapheme' }),
+			fc.constant('k7#Pq9-long-shared-secret-ação-😀'),
+		)
+		.filter((secret) => secret.trim() !== '');
+
+	const pad = fc.constantFrom('\0', ' ', '\t', '\u00a0', '\u000b', '\u000c', '\ufeff', '\u2028', '\u0085', '\r\n', 'x', '\u00ff');
+	const flipCase = (text: string, at: number) =>
+		text.slice(0, at) +
+		(text[at] === text[at].toUpperCase() ? text[at].toLowerCase() : text[at].toUpperCase()) +
+		text.slice(at + 1);
+
+	/** A header made from the configured secret: its kind, and the value n8n would see. */
+	interface Case {
+		kind: string;
+		header: unknown;
+	}
+	const make = (kind: string, header: unknown): Case => ({ kind, header });
+	const wrongHeader = (secret: string): fc.Arbitrary<Case> =>
+		fc.oneof(
+			fc.string({ unit: 'binary' }).map((other) => make('wrong', asReceived(other))),
+			fc.constantFrom<unknown>(undefined, null, '', ' ', 0, {}).map((none) => make('missing', none)),
+			fc.nat().map((cut) => make('truncated', asReceived(secret.slice(0, cut % secret.length)))),
+			fc.nat().map((cut) => make('truncated', asReceived(secret.slice(1 + (cut % secret.length))))),
+			fc
+				.tuple(pad, fc.integer({ min: 1, max: 4 }), fc.constantFrom('start', 'end', 'both'))
+				.map(([char, count, where]) => {
+					const padding = char.repeat(count);
+					const padded = `${where === 'end' ? '' : padding}${secret}${where === 'start' ? '' : padding}`;
+					return make('padded', asReceived(padded));
+				}),
+			fc
+				.constantFrom((text: string) => text.toUpperCase(), (text: string) => text.toLowerCase())
+				.map((change) => make('case', asReceived(change(secret)))),
+			fc.nat().map((at) => make('case', asReceived(flipCase(secret, at % secret.length)))),
+			fc
+				.constantFrom(
+					(text: string) => text.repeat(Math.ceil(MEGABYTE / text.length)),
+					(text: string) => text + 'a'.repeat(MEGABYTE),
+					(text: string) => 'a'.repeat(MEGABYTE) + text,
+				)
+				.map((lengthen) => make('long', asReceived(lengthen(secret)))),
+			// multi-byte: the secret as a JS string rather than the bytes on the wire, one character
+			// swapped for an accented one, or the wire form encoded twice
+			fc.constant(make('multi-byte', secret)),
+			fc.nat().map((at) => make('multi-byte', asReceived(secret.slice(0, at % secret.length) + 'é' + secret.slice((at % secret.length) + 1)))),
+			fc.constant(make('multi-byte', asReceived(asReceived(secret)))),
+			fc
+				.constantFrom((right: string) => [right], (right: string) => [right, right], (right: string) => ['guess', right])
+				.map((list) => make('array', list(asReceived(secret)))),
+		);
+
+	/** Whether the header is byte for byte the configured secret, as HTTP would carry it (one byte per character). */
+	const isTheSecret = (header: unknown, secret: string) =>
+		typeof header === 'string' &&
+		Buffer.from(header, 'latin1').toString('latin1') === header &&
+		Buffer.from(header, 'latin1').equals(Buffer.from(secret.trim(), 'utf8'));
+
+	it('answers 401 to every generated wrong, missing, truncated, padded, case-changed, long, multi-byte or repeated secret, and starts nothing', async () => {
+		const tried: Record<string, number> = {};
+		let accepted = 0;
+		await fc.assert(
+			fc.asyncProperty(
+				secretText.chain((secret) => fc.tuple(fc.constant(secret), wrongHeader(secret))),
+				async ([secret, { kind, header }]) => {
+					const { call, written, writeCount, getBodyData } = fakeWebhookFunctions({
+						body: login,
+						secret,
+						headers: { 'x-webhook-secret': header },
+					});
+					const result = await call();
+					if (isTheSecret(header, secret)) {
+						// a mutation that happens to leave the secret as it was (e.g. upper case of "123")
+						accepted += 1;
+						expect(written.status).toBe(200);
+						return;
+					}
+					tried[kind] = (tried[kind] ?? 0) + 1;
+					expectOneJsonAnswer(written, writeCount, [401]);
+					expect(result).toEqual({ noWebhookResponse: true });
+					expect(getBodyData).not.toHaveBeenCalled();
+				},
+			),
+			{ numRuns: 2_000 },
+		);
+		const total = Object.values(tried).reduce((sum, count) => sum + count, 0);
+		console.log(
+			`generated wrong secrets: ${total} answered 401 (${Object.entries(tried)
+				.map(([kind, count]) => `${kind} ${count}`)
+				.join(', ')}); ${accepted} generated headers were the secret itself and were accepted`,
+		);
+		expect(total).toBeGreaterThanOrEqual(1_000);
+		expect(Object.keys(tried).sort()).toEqual(
+			['array', 'case', 'long', 'missing', 'multi-byte', 'padded', 'truncated', 'wrong'].sort(),
+		);
+	});
+
+	it('accepts the exact secret as the dialer sends it, for every generated secret', async () => {
+		await fc.assert(
+			fc.asyncProperty(secretText, async (secret) => {
+				const { call, written } = fakeWebhookFunctions({
+					body: login,
+					secret,
+					headers: { 'x-webhook-secret': asReceived(secret.trim()) },
+				});
+				expect(startedItems(await call())).toHaveLength(1);
+				expect(written.status).toBe(200);
+			}),
+			{ numRuns: 500 },
+		);
+	});
+});
+
+describe('the secret comparison takes the same path whatever the header holds', () => {
+	const SECRET = 'k7#Pq9-long-shared-secret-0123456789abcdefghijklmnopqrstuvwxyzAB';
+	const expected = digestSecret(SECRET) as Buffer;
+	const firstByteWrong = `X${SECRET.slice(1)}`;
+	const lastByteWrong = `${SECRET.slice(0, -1)}X`;
+
+	/** Every call the check makes to node:crypto, with the sizes it passes. */
+	function cryptoCalls(check: () => void): string[] {
+		const calls: string[] = [];
+		const createHash = jest.spyOn(crypto, 'createHash').mockImplementation((algorithm, options) => {
+			const hash = realCreateHash(algorithm, options);
+			const update = hash.update.bind(hash);
+			hash.update = ((data: string, encoding: NodeCrypto.Encoding) => {
+				calls.push(`hash ${algorithm} of ${Buffer.byteLength(data, encoding)} bytes`);
+				return update(data, encoding);
+			}) as typeof hash.update;
+			return hash;
+		});
+		const timingSafeEqual = jest.spyOn(crypto, 'timingSafeEqual').mockImplementation((a, b) => {
+			calls.push(`timingSafeEqual of ${a.byteLength} and ${b.byteLength} bytes`);
+			return realTimingSafeEqual(a, b);
+		});
+		try {
+			check();
+		} finally {
+			createHash.mockRestore();
+			timingSafeEqual.mockRestore();
+		}
+		return calls;
+	}
+
+	it('hashes the whole header and compares two 32-byte digests in constant time, for any length or content', () => {
+		const headers: unknown[] = [
+			undefined,
+			'',
+			'a',
+			SECRET,
+			firstByteWrong,
+			lastByteWrong,
+			SECRET.repeat(3),
+			'é'.repeat(1000),
+			'x'.repeat(MEGABYTE),
+			[SECRET, SECRET],
+		];
+		for (const header of headers) {
+			const bytes = typeof header === 'string' ? Buffer.byteLength(header, 'latin1') : 0;
+			expect(cryptoCalls(() => headerMatchesSecret(header, expected))).toEqual([
+				`hash sha256 of ${bytes} bytes`,
+				'timingSafeEqual of 32 and 32 bytes',
+			]);
+		}
+	});
+
+	it('makes the same calls for the right secret and for one differing in its first or its last byte', () => {
+		const trace = (header: string) => cryptoCalls(() => headerMatchesSecret(header, expected));
+		expect(trace(firstByteWrong)).toEqual(trace(SECRET));
+		expect(trace(lastByteWrong)).toEqual(trace(SECRET));
+	});
+
+	it('prints how long a first-byte and a last-byte mismatch take (a measurement, not a check)', () => {
+		const variants = { 'right secret': SECRET, 'first byte differs': firstByteWrong, 'last byte differs': lastByteWrong };
+		const names = Object.keys(variants) as Array<keyof typeof variants>;
+		const perCallNs: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
+		const calls = 1_000;
+		for (let round = 0; round < 200; round++) {
+			// rotate the order every round, so no variant always runs first
+			for (let i = 0; i < names.length; i++) {
+				const name = names[(round + i) % names.length];
+				const header = variants[name];
+				const started = process.hrtime.bigint();
+				for (let call = 0; call < calls; call++) headerMatchesSecret(header, expected);
+				perCallNs[name].push(Number(process.hrtime.bigint() - started) / calls);
+			}
+		}
+		const medians = Object.fromEntries(names.map((name) => [name, summarize(perCallNs[name]).median]));
+		const lines = names.map((name) => {
+			const { median, min, max } = summarize(perCallNs[name]);
+			return `${name.padEnd(20)} ${median.toFixed(0).padStart(6)} ns  (min ${min.toFixed(0)}, max ${max.toFixed(0)})`;
+		});
+		console.log(
+			[
+				`secret check, median per call over 200 rounds of ${calls} calls (64-character secret):`,
+				...lines,
+				`last-byte / first-byte median ratio: ${(medians['last byte differs'] / medians['first byte differs']).toFixed(3)}`,
+			].join('\n'),
+		);
+	});
+});
