@@ -60,7 +60,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const runItem = async (itemIndex: number) => {
 		try {
 			const output = await handler.execute.call(this, itemIndex);
-			results[itemIndex] = this.helpers.constructExecutionMetaData(output, { itemData: { item: itemIndex } });
+			// The operation made these items for this run: pair them in place instead of copying
+			// each one (a report can have 100,000).
+			for (const item of output) item.pairedItem = { item: itemIndex };
+			results[itemIndex] = output;
 		} catch (error) {
 			const nodeError = asNodeError(this, error, itemIndex);
 			if (!continueOnFail) {

@@ -120,12 +120,6 @@ export function fakeExecuteFunctions(options: FakeContextOptions) {
 					body: encodeBody(response.body),
 				};
 			},
-			constructExecutionMetaData(items: INodeExecutionData[], meta: { itemData: { item: number } }) {
-				return items.map((item) => ({ ...item, pairedItem: meta.itemData }));
-			},
-			returnJsonArray(data: IDataObject | IDataObject[]) {
-				return (Array.isArray(data) ? data : [data]).map((json) => ({ json }));
-			},
 			async prepareBinaryData(data: Buffer, fileName?: string, mimeType?: string): Promise<IBinaryData> {
 				return { data: data.toString('base64'), fileName, mimeType: mimeType ?? 'application/octet-stream' };
 			},
