@@ -1,10 +1,10 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { DialerTrigger } from '../../../nodes/DialerTrigger/DialerTrigger.node';
-import { AGENT_EVENTS } from '../../../nodes/DialerTrigger/events';
+import { AGENT_EVENT_CODES } from '../../support/generatedDeliveries';
 
 export const SECRET = 'shared-secret-1';
-export const ALL_EVENTS: string[] = AGENT_EVENTS.map((event) => event.value);
+export const ALL_EVENTS = AGENT_EVENT_CODES;
 export const login = { estado: 'online', t: 1763800000, evento: 'agente.login', usuario_id: 42 };
 
 // The secret cache lives for the whole n8n process; a fresh credential ID per delivery
