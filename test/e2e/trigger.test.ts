@@ -5,162 +5,27 @@
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { request } from 'undici';
 
-import type { Credential, Execution, N8nApi, Workflow } from '../../scripts/n8n/api';
-import { startSimulator } from '../../simulator';
+import { percentile } from '../../bench/lib/stats';
 import { contractTimeoutMs } from '../../simulator/webhooks';
-import type { AgentEvent, DialerSimulator } from '../../simulator/types';
-import { connectN8n, registerSecret } from './setup/connection';
+import { registerSecret } from './setup/connection';
+import { ALL_EVENTS, event, inParallel, post, sleep, triggerItems, TriggerWorkflows, type TriggerWorkflow } from './support/triggerWorkflows';
 
-const NODE_TYPE = 'n8n-nodes-dialer.dialerTrigger';
-const TRIGGER = 'Dialer Trigger';
 const SECRET = `e2e-trigger-secret-${randomUUID()}`;
-const ALL_EVENTS = [
-	'agente.login',
-	'agente.logout',
-	'agente.pause_in',
-	'agente.pause_out',
-	'agente.busy',
-	'agente.ringing',
-	'agente.online',
-];
 
 // Bursts and cache expiry take longer than jest's default 5 s.
 jest.setTimeout(180_000);
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-interface Answer {
-	status: number;
-	body: unknown;
-	ms: number;
-}
-
-/** One raw POST, for deliveries the simulator never makes (no secret, broken bodies). */
-async function post(url: string, body: string, headers: Record<string, string>): Promise<Answer> {
-	const started = performance.now();
-	const res = await request(url, { method: 'POST', headers, body });
-	const text = await res.body.text();
-	let parsed: unknown = text;
-	try {
-		parsed = JSON.parse(text);
-	} catch {
-		// keep the text
-	}
-	return { status: res.statusCode, body: parsed, ms: performance.now() - started };
-}
-
-function event(evento: string, usuarioId: number, extra: Record<string, unknown> = {}): AgentEvent {
-	const estado: Record<string, string> = {
-		'agente.login': 'online',
-		'agente.logout': 'offline',
-		'agente.pause_in': 'paused',
-		'agente.pause_out': 'online',
-		'agente.busy': 'busy',
-		'agente.ringing': 'ringing',
-		'agente.online': 'online',
-	};
-	return { estado: estado[evento] ?? 'online', t: 1763800000, evento, usuario_id: usuarioId, ...extra };
-}
-
-function percentile(sorted: number[], p: number): number {
-	return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-
-function triggerItems(execution: Execution): Array<Record<string, unknown>> {
-	const data = execution.data as {
-		resultData: { runData: Record<string, Array<{ data: { main: Array<Array<{ json: Record<string, unknown> }>> } }>> };
-	};
-	return data.resultData.runData[TRIGGER][0].data.main[0].map((item) => item.json);
-}
-
-interface TriggerWorkflow {
-	workflow: Workflow;
-	url: string;
-	/** Waits until exactly `count` executions exist, then a little longer to catch extras. */
-	expectExecutions(count: number): Promise<Execution[]>;
-}
-
 describe('Dialer Trigger in n8n', () => {
-	let api: N8nApi;
-	let simulator: DialerSimulator;
-	const credentials: Credential[] = [];
-	const workflows: Workflow[] = [];
-
-	async function createCredential(webhookSecret: string): Promise<Credential> {
-		const credential = await api.createCredential('dialerApi', `Dialer ${randomUUID().slice(0, 8)}`, {
-			baseUrl: simulator.baseUrl,
-			pathSegment: simulator.pathSegment,
-			token: simulator.token,
-			authScheme: 'raw',
-			ignoreSslIssues: false,
-			webhookSecret,
-			reportUser: '',
-			reportPassword: '',
-		});
-		credentials.push(credential);
-		return credential;
-	}
-
-	async function createTriggerWorkflow(
-		credential: Credential,
-		parameters: { events: string[]; options?: Record<string, unknown> },
-		timezone = 'Asia/Kolkata',
-	): Promise<TriggerWorkflow> {
-		const webhookId = randomUUID();
-		const workflow = await api.createWorkflow({
-			name: `e2e trigger ${webhookId.slice(0, 8)}`,
-			nodes: [
-				{
-					name: TRIGGER,
-					type: NODE_TYPE,
-					typeVersion: 1,
-					position: [0, 0],
-					webhookId,
-					parameters: { events: parameters.events, options: parameters.options ?? {} },
-					credentials: { dialerApi: { id: credential.id, name: credential.name } },
-				},
-			],
-			connections: {},
-			settings: { timezone },
-		});
-		workflows.push(workflow);
-		await api.activateWorkflow(workflow.id);
-		const url = `${api.webhookBaseUrl}/webhook/${webhookId}/webhook`;
-		// A production webhook can answer 404 for a moment after activation.
-		for (let i = 0; i < 50; i++) {
-			const probe = await post(url, '{}', { 'content-type': 'application/json' });
-			if (probe.status !== 404) break;
-			await sleep(200);
-		}
-		return {
-			workflow,
-			url,
-			expectExecutions: async (count) => {
-				if (count > 0) await api.waitForExecutions(workflow.id, count, 60000);
-				await sleep(1000);
-				const all = await api.listExecutions(workflow.id, true);
-				expect(all).toHaveLength(count);
-				return all;
-			},
-		};
-	}
+	let workflows: TriggerWorkflows;
 
 	beforeAll(async () => {
 		registerSecret(SECRET);
-		api = await connectN8n();
-		simulator = await startSimulator();
-		registerSecret(simulator.token);
+		workflows = await TriggerWorkflows.start();
 	});
 
 	afterAll(async () => {
-		for (const workflow of workflows) {
-			await api.deactivateWorkflow(workflow.id).catch(() => undefined);
-			await api.deleteWorkflow(workflow.id).catch(() => undefined);
-		}
-		for (const credential of credentials) await api.deleteCredential(credential.id).catch(() => undefined);
-		await simulator?.close();
+		await workflows?.close();
 	});
 
 	describe('one workflow for login, pause and busy events of agents 42 and 43', () => {
@@ -168,19 +33,19 @@ describe('Dialer Trigger in n8n', () => {
 		let executions = 0;
 
 		beforeAll(async () => {
-			const credential = await createCredential(SECRET);
-			hook = await createTriggerWorkflow(credential, {
+			const credential = await workflows.createCredential(SECRET);
+			hook = await workflows.createTriggerWorkflow(credential, {
 				events: ['agente.login', 'agente.pause_in', 'agente.busy'],
 				options: { agentIds: '42, 43' },
 			});
-			simulator.webhooks.clear();
-			simulator.webhooks.register({ url: hook.url, secret: SECRET });
+			workflows.simulator.webhooks.clear();
+			workflows.simulator.webhooks.register({ url: hook.url, secret: SECRET });
 		});
 
-		afterAll(() => simulator.webhooks.clear());
+		afterAll(() => workflows.simulator.webhooks.clear());
 
 		it('runs the workflow for a delivery with the right secret, with readable fields in the workflow timezone', async () => {
-			const [delivery] = await simulator.webhooks.emit(event('agente.login', 42));
+			const [delivery] = await workflows.simulator.webhooks.emit(event('agente.login', 42));
 			expect(delivery.status).toBe(200);
 			executions += 1;
 			const [execution] = await hook.expectExecutions(executions);
@@ -210,7 +75,7 @@ describe('Dialer Trigger in n8n', () => {
 		});
 
 		it('describes a pause with its ID, start and limits', async () => {
-			await simulator.webhooks.emit(event('agente.pause_in', 43, { pausa_id: 5, udate: 1763799700, durmax: 900 }));
+			await workflows.simulator.webhooks.emit(event('agente.pause_in', 43, { pausa_id: 5, udate: 1763799700, durmax: 900 }));
 			executions += 1;
 			const done = await hook.expectExecutions(executions);
 			const pauses = done
@@ -246,7 +111,7 @@ describe('Dialer Trigger in n8n', () => {
 			['an agent that is not selected', event('agente.login', 7), 'agent not selected'],
 			['an unknown event', event('agente.transfer', 42), 'unknown event'],
 		])('acknowledges %s with 200 and runs nothing', async (_label, body, reason) => {
-			const [delivery] = await simulator.webhooks.emit(body);
+			const [delivery] = await workflows.simulator.webhooks.emit(body);
 			expect(delivery.status).toBe(200);
 			const answer = await post(hook.url, JSON.stringify(body), {
 				'content-type': 'application/json',
@@ -288,7 +153,7 @@ describe('Dialer Trigger in n8n', () => {
 
 	describe('without a secret in the credential', () => {
 		it('accepts deliveries without the header', async () => {
-			const hook = await createTriggerWorkflow(await createCredential(''), { events: ['agente.online'] });
+			const hook = await workflows.createTriggerWorkflow(await workflows.createCredential(''), { events: ['agente.online'] });
 			const answer = await post(hook.url, JSON.stringify(event('agente.online', 9)), {
 				'content-type': 'application/json',
 			});
@@ -299,8 +164,8 @@ describe('Dialer Trigger in n8n', () => {
 
 	describe('a secret rotated in the credential', () => {
 		it('takes effect within a second for the new secret, and within the cache lifetime for the old one', async () => {
-			const credential = await createCredential(SECRET);
-			const hook = await createTriggerWorkflow(credential, { events: ['agente.login'] });
+			const credential = await workflows.createCredential(SECRET);
+			const hook = await workflows.createTriggerWorkflow(credential, { events: ['agente.login'] });
 			const send = async (secret: string) =>
 				(
 					await post(hook.url, JSON.stringify(event('agente.login', 1)), {
@@ -310,19 +175,10 @@ describe('Dialer Trigger in n8n', () => {
 				).status;
 			const rotate = async (webhookSecret: string) => {
 				registerSecret(webhookSecret);
-				await api.public('PATCH', `/credentials/${credential.id}`, {
+				await workflows.api.public('PATCH', `/credentials/${credential.id}`, {
 					name: credential.name,
 					type: 'dialerApi',
-					data: {
-						baseUrl: simulator.baseUrl,
-						pathSegment: simulator.pathSegment,
-						token: simulator.token,
-						authScheme: 'raw',
-						ignoreSslIssues: false,
-						webhookSecret,
-						reportUser: '',
-						reportPassword: '',
-					},
+					data: workflows.credentialData(webhookSecret),
 				});
 			};
 			expect(await send(SECRET)).toBe(200);
@@ -353,28 +209,19 @@ describe('Dialer Trigger in n8n', () => {
 	describe('a burst of 500 deliveries at concurrency 20', () => {
 		it('runs exactly one execution per selected event, loses none, and answers each within the sender\'s timeout', async () => {
 			const selected = ['agente.login', 'agente.logout', 'agente.pause_in', 'agente.pause_out', 'agente.busy'];
-			const hook = await createTriggerWorkflow(await createCredential(SECRET), { events: selected });
-			simulator.webhooks.clear();
-			simulator.webhooks.register({ url: hook.url, secret: SECRET });
+			const hook = await workflows.createTriggerWorkflow(await workflows.createCredential(SECRET), { events: selected });
+			workflows.simulator.webhooks.clear();
+			workflows.simulator.webhooks.register({ url: hook.url, secret: SECRET });
 
 			const events = Array.from({ length: 500 }, (_, seq) =>
 				event(ALL_EVENTS[seq % ALL_EVENTS.length], 100 + (seq % 40), { seq }),
 			);
 			const expectedSeqs = events.filter((e) => selected.includes(e.evento)).map((e) => e.seq as number);
 
-			let next = 0;
 			const started = performance.now();
-			const deliveries = (
-				await Promise.all(
-					Array.from({ length: 20 }, async () => {
-						const done = [];
-						while (next < events.length) done.push(...(await simulator.webhooks.emit(events[next++])));
-						return done;
-					}),
-				)
-			).flat();
+			const deliveries = (await inParallel(events, 20, (delivery) => workflows.simulator.webhooks.emit(delivery))).flat();
 			const seconds = (performance.now() - started) / 1000;
-			simulator.webhooks.clear();
+			workflows.simulator.webhooks.clear();
 
 			const ms = deliveries.map((d) => d.ms).sort((a, b) => a - b);
 			const [p50, p99, max] = [percentile(ms, 50), percentile(ms, 99), ms[ms.length - 1]];
