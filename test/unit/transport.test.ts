@@ -170,6 +170,43 @@ describe('errors name the operation and the HTTP status, and give a hint', () =>
 	});
 });
 
+describe('answers that arrive in pieces', () => {
+	it('reads a 20,000-row report cut into small chunks, inside rows and accented letters, as sent', async () => {
+		const rows = Array.from({ length: 20_000 }, (_, i) => ({ id: i, cliente: `João Conceição ${i}`, nota: 'diz "sim"\\ok' }));
+		const { result } = await call([{ body: { data: { chamadas: rows } } }]);
+		await expect(result).resolves.toEqual({ chamadas: rows });
+	});
+
+	it('turns a connection closed halfway through the body into an error with the HTTP status', async () => {
+		const reset = Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
+		const error = await failure({ body: { data: Array(500).fill({ a: 1 }) }, breaksOff: reset });
+		expect(error.message).toBe('Dialer getHC2 failed (HTTP 200): connection closed by the server');
+	});
+
+	it('gives up on a body that stalls once the Timeout option has passed', async () => {
+		const { context } = fakeExecuteFunctions({
+			parameters: { options: { timeout: 200 } },
+			responses: [{ body: { data: Array(500).fill({ a: 1 }) }, breaksOff: 'stall' }],
+		});
+		const error = await dialerApiRequest.call(context, 'getFP1', {}, 0).catch((caught: NodeApiError) => caught);
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect((error as NodeApiError).message).toBe('Dialer getFP1 failed (HTTP 200): no answer in time');
+		expect((error as NodeApiError).description).toMatch(/Narrow the report period/);
+	});
+
+	it('stops reading when the execution is stopped', async () => {
+		const stop = new AbortController();
+		const { context } = fakeExecuteFunctions({
+			parameters: {},
+			cancelSignal: stop.signal,
+			responses: [{ body: { data: Array(500).fill({ a: 1 }) }, breaksOff: 'stall' }],
+		});
+		const reading = dialerApiRequest.call(context, 'getFP1', {}, 0);
+		setTimeout(() => stop.abort(), 50);
+		await expect(reading).rejects.toThrow(NodeApiError);
+	});
+});
+
 describe('file downloads', () => {
 	it('returns the CSV bytes unchanged', async () => {
 		const csv = '\uFEFFficha;data\n1;21/11/2026 10:00:00\n';

@@ -8,6 +8,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { ChunkedJsonParser } from './chunkedJson';
+
 /** The API operations, by the name that ends their path. */
 export type ApiOperation =
 	| 'logout'
@@ -135,9 +137,10 @@ const NETWORK_HINTS: Array<[RegExp, string, string]> = [
 	],
 ];
 
-function networkFailure(error: unknown): { problem: string; hint: string } {
+function networkFailure(error: unknown, deadline?: AbortSignal): { problem: string; hint: string } {
 	const details = error as { code?: unknown; message?: unknown; cause?: { code?: unknown } };
-	const text = [details.code, details.cause?.code, details.message].filter(Boolean).join(' ');
+	// Past the deadline the client only sees "canceled" or "aborted": the deadline says why.
+	const text = deadline?.aborted ? 'timeout' : [details.code, details.cause?.code, details.message].filter(Boolean).join(' ');
 	for (const [pattern, problem, hint] of NETWORK_HINTS) {
 		if (pattern.test(text)) return { problem, hint };
 	}
@@ -212,49 +215,141 @@ export function unwrapEnvelope(body: unknown): unknown {
 	return body;
 }
 
-async function send(
-	context: DialerContext,
-	operation: ApiOperation,
-	fields: ApiFields,
-	itemIndex?: number,
-): Promise<{ status: number; body: Buffer; contentType: string }> {
+/** An answer whose status is 2xx, its body still arriving. */
+interface Answer {
+	status: number;
+	contentType: string;
+	/**
+	 * Hands each chunk of the body to `take` as it arrives, until it returns false. A connection
+	 * lost, or the deadline passed, midway becomes the operation's error.
+	 */
+	read(take: (chunk: Buffer) => boolean): Promise<void>;
+}
+
+interface BodyReader {
+	next(): Promise<IteratorResult<Buffer>>;
+	/** Lets go of the connection (a no-op once the body has ended). */
+	stop(): void;
+}
+
+const toBuffer = (chunk: unknown): Buffer =>
+	Buffer.isBuffer(chunk)
+		? chunk
+		: chunk instanceof ArrayBuffer
+			? Buffer.from(chunk)
+			: Buffer.from(typeof chunk === 'string' ? chunk : JSON.stringify(chunk) ?? '');
+
+/** A response body, chunk by chunk: n8n's stream, or the whole body at once (any other shape). */
+function bodyReader(body: unknown): BodyReader {
+	if (typeof body === 'object' && body !== null && Symbol.asyncIterator in body) {
+		const stream = body as AsyncIterable<unknown> & { destroy?: () => void };
+		const chunks = stream[Symbol.asyncIterator]();
+		return {
+			next: async () => {
+				const chunk = await chunks.next();
+				return chunk.done ? chunk : { done: false, value: toBuffer(chunk.value) };
+			},
+			stop: () => stream.destroy?.(),
+		};
+	}
+	const whole = body === undefined || body === null ? [] : [toBuffer(body)];
+	return { next: async () => (whole.length > 0 ? { done: false, value: whole.pop()! } : { done: true, value: undefined }), stop: () => undefined };
+}
+
+/**
+ * Rejects once `signal` aborts. n8n's client stops watching the deadline when the headers are
+ * in, and a stream whose body stalls cannot even be destroyed: each read races this instead.
+ */
+function abortion(signal: AbortSignal): { aborted: Promise<never>; release(): void } {
+	let onAbort = () => undefined as void;
+	const aborted = new Promise<never>((_resolve, reject) => {
+		onAbort = () => reject(new Error('timeout while reading the answer'));
+		if (signal.aborted) onAbort();
+		else signal.addEventListener('abort', onAbort, { once: true });
+	});
+	// Handled here: an abort after the last read must not become an unhandled rejection.
+	aborted.catch(() => undefined);
+	return { aborted, release: () => signal.removeEventListener('abort', onAbort) };
+}
+
+/** The cancel signal of the running execution (not there in the editor's list searches). */
+function cancelSignalOf(context: DialerContext): AbortSignal | undefined {
+	return 'getExecutionCancelSignal' in context ? context.getExecutionCancelSignal() : undefined;
+}
+
+async function send(context: DialerContext, operation: ApiOperation, fields: ApiFields, itemIndex?: number): Promise<Answer> {
 	const endpoint = await endpointOf(context);
+	const timeout = timeoutFor(context, operation, itemIndex);
+	// One deadline for the whole exchange, body included; a stopped execution stops it too.
+	const deadline = AbortSignal.timeout(timeout);
+	const cancel = cancelSignalOf(context);
+	const signal = cancel ? AbortSignal.any([deadline, cancel]) : deadline;
 	const request: IHttpRequestOptions = {
 		method: 'POST',
 		url: operationUrl(endpoint, operation),
 		headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json, text/csv, */*' },
 		body: encodeForm(fields),
-		encoding: 'arraybuffer',
+		// Streamed: a 100,000-row report is parsed while it arrives, never held whole.
+		encoding: 'stream',
 		json: false,
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		skipSslCertificateValidation: endpoint.skipTlsValidation,
-		timeout: timeoutFor(context, operation, itemIndex),
+		timeout,
+		abortSignal: signal,
 	};
+	const failed = (error: unknown, status?: number) =>
+		apiError(context.getNode(), { operation, itemIndex, status, ...networkFailure(error, deadline) });
 	let response: { statusCode?: number; headers?: IDataObject; body?: unknown };
 	try {
 		response = await context.helpers.httpRequestWithAuthentication.call(context, 'dialerApi', request);
 	} catch (error) {
-		throw apiError(context.getNode(), { operation, itemIndex, ...networkFailure(error) });
+		throw failed(error);
 	}
-	const raw = response.body;
-	const body = Buffer.isBuffer(raw)
-		? raw
-		: raw instanceof ArrayBuffer
-			? Buffer.from(raw)
-			: Buffer.from(typeof raw === 'string' ? raw : raw === undefined || raw === null ? '' : JSON.stringify(raw));
 	const status = response.statusCode ?? 0;
+	const body = bodyReader(response.body);
+	const answer: Answer = {
+		status,
+		contentType: String(response.headers?.['content-type'] ?? ''),
+		async read(take) {
+			const { aborted, release } = abortion(signal);
+			try {
+				for (;;) {
+					let chunk: IteratorResult<Buffer>;
+					try {
+						chunk = await Promise.race([body.next(), aborted]);
+					} catch (error) {
+						throw failed(error, status);
+					}
+					if (chunk.done || !take(chunk.value)) return;
+				}
+			} finally {
+				release();
+				// Also when `take` gave up on the answer: no reason to download the rest.
+				body.stop();
+			}
+		},
+	};
 	if (status < 200 || status > 299) {
 		throw apiError(context.getNode(), {
 			operation,
 			itemIndex,
 			status,
-			problem: describeBody(body.toString('utf8')),
+			problem: describeBody((await readAll(answer)).toString('utf8')),
 			hint: hintForStatus(status),
 		});
 	}
-	return { status, body, contentType: String(response.headers?.['content-type'] ?? '') };
+	return answer;
 }
+
+async function readAll(answer: Answer): Promise<Buffer> {
+	const chunks: Buffer[] = [];
+	await answer.read((chunk) => chunks.push(chunk) > 0);
+	return Buffer.concat(chunks);
+}
+
+// Enough of an answer that is not JSON to describe it in the error.
+const DESCRIBED_BYTES = 64 * 1024;
 
 /**
  * Calls one API operation and returns its JSON payload, unwrapped from the `data` envelope.
@@ -267,15 +362,33 @@ export async function dialerApiRequest(
 	fields: ApiFields,
 	itemIndex?: number,
 ): Promise<unknown> {
-	const response = await send(this, operation, fields, itemIndex);
-	const { status } = response;
-	const text = response.body.toString('utf8').replace(/^\uFEFF/, '');
-	// Let the bytes go before parsing: a 100,000-row report is tens of MB held twice otherwise.
-	response.body = Buffer.alloc(0);
+	const answer = await send(this, operation, fields, itemIndex);
+	const { status } = answer;
+	const parser = new ChunkedJsonParser();
+	// The start of the answer, to describe it if it is not JSON.
+	const start: Buffer[] = [];
+	let startBytes = 0;
+	let isJson = true;
+	await answer.read((chunk) => {
+		if (startBytes < DESCRIBED_BYTES) {
+			start.push(chunk.subarray(0, DESCRIBED_BYTES - startBytes));
+			startBytes += start[start.length - 1].length;
+		}
+		try {
+			parser.push(chunk);
+		} catch {
+			isJson = false;
+		}
+		return isJson;
+	});
 	let parsed: unknown;
 	try {
-		parsed = JSON.parse(text);
+		if (isJson) parsed = parser.end();
 	} catch {
+		isJson = false;
+	}
+	if (!isJson) {
+		const text = Buffer.concat(start).toString('utf8');
 		throw apiError(this.getNode(), {
 			operation,
 			itemIndex,
@@ -307,7 +420,9 @@ export async function dialerApiDownload(
 	fields: ApiFields,
 	itemIndex?: number,
 ): Promise<RawResponse> {
-	const { status, body, contentType } = await send(this, operation, fields, itemIndex);
+	const answer = await send(this, operation, fields, itemIndex);
+	const { status, contentType } = answer;
+	const body = await readAll(answer);
 	const start = body.subarray(0, 1).toString();
 	if (start === '{') {
 		let failure: string | undefined;

@@ -1,3 +1,5 @@
+import { Readable } from 'node:stream';
+
 import type {
 	IBinaryData,
 	ICredentialDataDecryptedObject,
@@ -16,6 +18,8 @@ export interface FakeResponse {
 	throws?: Error & { code?: string };
 	/** Answer after this many milliseconds, to observe requests under way at the same time. */
 	delayMs?: number;
+	/** The body breaks off after its first chunk: with this error, or (`'stall'`) by sending nothing more. */
+	breaksOff?: Error | 'stall';
 }
 
 export interface SentRequest {
@@ -35,6 +39,8 @@ export interface FakeContextOptions {
 	continueOnFail?: boolean;
 	/** Answers in order; the last one repeats. */
 	responses?: FakeResponse[];
+	/** The execution's cancel signal, as n8n hands it to nodes. */
+	cancelSignal?: AbortSignal;
 }
 
 export const TEST_CREDENTIALS: ICredentialDataDecryptedObject = {
@@ -63,6 +69,21 @@ function encodeBody(body: unknown): Buffer {
 	return Buffer.from(body === undefined ? '' : JSON.stringify(body));
 }
 
+// Small, odd-sized chunks: rows, strings and UTF-8 characters arrive cut, as on a network.
+const CHUNK_BYTES = 997;
+
+/** The body as n8n's client streams it; `breaksOff` spoils it after the first chunk. */
+function inChunks(body: Buffer, breaksOff?: Error | 'stall'): Readable {
+	async function* chunks() {
+		for (let start = 0; start < body.length; start += CHUNK_BYTES) {
+			yield body.subarray(start, start + CHUNK_BYTES);
+			if (breaksOff === 'stall') await new Promise(() => undefined);
+			if (breaksOff) throw breaksOff;
+		}
+	}
+	return Readable.from(chunks(), { objectMode: false });
+}
+
 /**
  * A stand-in for n8n's IExecuteFunctions, enough to run the node's operations: parameters by
  * name (dotted paths, resource locators), credentials, and an HTTP helper that records requests
@@ -86,6 +107,7 @@ export function fakeExecuteFunctions(options: FakeContextOptions) {
 		getInputData: () => options.items ?? [{ json: {} }],
 		getTimezone: () => options.timezone ?? 'UTC',
 		continueOnFail: () => options.continueOnFail ?? false,
+		getExecutionCancelSignal: () => options.cancelSignal,
 		getCredentials: async () => options.credentials ?? TEST_CREDENTIALS,
 		getNodeParameter(name: string, itemIndex: number, fallback?: unknown, settings?: { extractValue?: boolean }) {
 			let value = lookup(options.parameters, name, itemIndex);
@@ -114,10 +136,11 @@ export function fakeExecuteFunctions(options: FakeContextOptions) {
 				await new Promise((resolve) => setTimeout(resolve, response.delayMs ?? 0));
 				load.inFlight--;
 				if (response.throws) throw response.throws;
+				const body = encodeBody(response.body);
 				return {
 					statusCode: response.status ?? 200,
 					headers: { 'content-type': response.contentType ?? 'application/json' },
-					body: encodeBody(response.body),
+					body: request.encoding === 'stream' ? inChunks(body, response.breaksOff) : body,
 				};
 			},
 			async prepareBinaryData(data: Buffer, fileName?: string, mimeType?: string): Promise<IBinaryData> {

@@ -1,0 +1,107 @@
+/**
+ * The chunked JSON parser the node reads answers with must be JSON.parse, only leaner: the same
+ * value for any JSON cut into any chunks, and a SyntaxError wherever JSON.parse throws one.
+ */
+import fc from 'fast-check';
+
+import { ChunkedJsonParser } from '../../nodes/Dialer/transport/chunkedJson';
+
+/** Feeds `bytes` cut at `cuts` (any positions, inside multi-byte characters too). */
+function parseInChunks(bytes: Buffer, cuts: number[], batchBytes?: number): unknown {
+	const parser = new ChunkedJsonParser(batchBytes);
+	let start = 0;
+	for (const cut of [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b)) {
+		parser.push(bytes.subarray(start, cut));
+		start = cut;
+	}
+	parser.push(bytes.subarray(start));
+	return parser.end();
+}
+
+type Outcome = { value: string } | { error: string };
+
+/** The value as text (own `__proto__` keys and key order included), or the error's class. */
+function outcome(parse: () => unknown): Outcome {
+	try {
+		return { value: JSON.stringify(parse()) };
+	} catch (error) {
+		return { error: (error as Error).constructor.name };
+	}
+}
+
+const text = fc.string({ unit: 'binary', maxLength: 12 });
+const row = fc.dictionary(fc.oneof(text, fc.constantFrom('__proto__', 'constructor', 'data', 'chamadas')), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 6 });
+const rows = fc.array(row, { maxLength: 30 });
+/** Values shaped like the dialer's answers (rows under `data`, `data.chamadas` or bare) and any JSON at all. */
+const answer = fc.oneof(
+	rows,
+	fc.record({ data: rows }),
+	fc.record({ status: fc.constantFrom('success', 'error'), data: fc.record({ agente: text, chamadas: rows }) }),
+	fc.record({ data: fc.array(rows, { maxLength: 3 }), total: fc.nat() }),
+	fc.jsonValue({ maxDepth: 5 }),
+);
+const layout = fc.constantFrom<[number | string | undefined, boolean]>([undefined, false], [2, false], ['\t', false], [undefined, true], [1, true]);
+const cuts = fc.array(fc.nat(), { maxLength: 12 });
+const batchBytes = fc.oneof(fc.integer({ min: 1, max: 64 }), fc.constant(undefined));
+
+function encode(value: unknown, [indent, bom]: [number | string | undefined, boolean]): Buffer {
+	return Buffer.from(`${bom ? '\uFEFF' : ''}${JSON.stringify(value, null, indent)}`);
+}
+
+describe('reading a JSON answer in chunks', () => {
+	it('gives the value JSON.parse gives, for any answer cut anywhere, batches of any size', () => {
+		fc.assert(
+			fc.property(answer, layout, cuts, batchBytes, (value, format, at, batch) => {
+				const bytes = encode(value, format);
+				const whole = bytes.toString('utf8').replace(/^\uFEFF/, '');
+				expect(outcome(() => parseInChunks(bytes, at, batch))).toEqual(outcome(() => JSON.parse(whole)));
+			}),
+			{ numRuns: 3_000 },
+		);
+	});
+
+	it('throws a SyntaxError exactly where JSON.parse does, for answers with a byte removed, changed or added', () => {
+		const edit = fc.tuple(fc.nat(), fc.constantFrom('', '[', ']', '{', '}', ',', ':', '"', '\\', ' ', '0', 'x', '\u00e9'));
+		fc.assert(
+			fc.property(answer, layout, fc.array(edit, { minLength: 1, maxLength: 3 }), fc.boolean(), cuts, batchBytes, (value, format, edits, replace, at, batch) => {
+				let bytes = encode(value, format);
+				for (const [position, inserted] of edits) {
+					const index = position % (bytes.length + 1);
+					bytes = Buffer.concat([bytes.subarray(0, index), Buffer.from(inserted), bytes.subarray(index + (replace || inserted === '' ? 1 : 0))]);
+				}
+				const whole = bytes.toString('utf8').replace(/^\uFEFF/, '');
+				expect(outcome(() => parseInChunks(bytes, at, batch))).toEqual(outcome(() => JSON.parse(whole)));
+			}),
+			{ numRuns: 5_000 },
+		);
+	});
+
+	it.each([
+		['an empty answer', ''],
+		['only spaces', '  \n'],
+		['a trailing comma in the rows', '{"data":[{"a":1},]}'],
+		['a leading comma in the rows', '[,{"a":1}]'],
+		['two commas in a row', '[1,,2]'],
+		['an array closed by "}"', '{"data":[1,2}}'],
+		['an unclosed array', '{"data":[1,2'],
+		['an unclosed string', '["abc'],
+		['a non-breaking space as the only content of the rows', '[\u00a0]'],
+		['two values', '[1][2]'],
+		['a closing bracket too many', '[1]]'],
+	])('refuses %s', (_name, json) => {
+		for (const batch of [1, 3, undefined]) {
+			expect(() => parseInChunks(Buffer.from(json), [1, 2, 5], batch)).toThrow(SyntaxError);
+			expect(() => JSON.parse(json)).toThrow(SyntaxError);
+		}
+	});
+
+	it('reads a 100,000-row report cut into 64 KB chunks as JSON.parse does', () => {
+		const report = {
+			data: Array.from({ length: 100_000 }, (_, i) => ({ ficha: String(i), nome: `Conceição ${i}`, obs: 'linha "1"\n\\ fim', pontos: i % 7 })),
+		};
+		const bytes = Buffer.from(JSON.stringify(report));
+		const parser = new ChunkedJsonParser();
+		for (let start = 0; start < bytes.length; start += 65_536) parser.push(bytes.subarray(start, start + 65_536));
+		expect(parser.end()).toEqual(report);
+	});
+});
