@@ -171,27 +171,44 @@ describe('errors name the operation and the HTTP status, and give a hint', () =>
 });
 
 describe('answers that arrive in pieces', () => {
+	async function report(response: FakeResponse, parameters: Record<string, unknown> = {}) {
+		const { context, sent } = fakeExecuteFunctions({ parameters, responses: [response] });
+		const result = await dialerApiRequest.call(context, 'getFP1', {}, 0).catch((caught: unknown) => caught);
+		return { result, sent };
+	}
+
+	it('streams the reports answered in one piece for a whole period, and reads other answers whole', async () => {
+		for (const [operation, encoding] of [
+			['getFP1', 'stream'],
+			['getRQ4', 'stream'],
+			['getRE2', 'stream'],
+			['getHC2', 'arraybuffer'],
+			['getTime', 'arraybuffer'],
+		] as const) {
+			const { context, sent } = fakeExecuteFunctions({ parameters: {}, responses: [{ body: { data: [] } }] });
+			await dialerApiRequest.call(context, operation, {}, 0);
+			expect([operation, sent[0].options.encoding]).toEqual([operation, encoding]);
+		}
+	});
+
 	it('reads a 20,000-row report cut into small chunks, inside rows and accented letters, as sent', async () => {
 		const rows = Array.from({ length: 20_000 }, (_, i) => ({ id: i, cliente: `João Conceição ${i}`, nota: 'diz "sim"\\ok' }));
-		const { result } = await call([{ body: { data: { chamadas: rows } } }]);
-		await expect(result).resolves.toEqual({ chamadas: rows });
+		const { result } = await report({ body: { data: rows } });
+		expect(result).toEqual(rows);
 	});
 
 	it('turns a connection closed halfway through the body into an error with the HTTP status', async () => {
 		const reset = Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
-		const error = await failure({ body: { data: Array(500).fill({ a: 1 }) }, breaksOff: reset });
-		expect(error.message).toBe('Dialer getHC2 failed (HTTP 200): connection closed by the server');
+		const { result } = await report({ body: { data: Array(500).fill({ a: 1 }) }, breaksOff: reset });
+		expect(result).toBeInstanceOf(NodeApiError);
+		expect((result as NodeApiError).message).toBe('Dialer getFP1 failed (HTTP 200): connection closed by the server');
 	});
 
 	it('gives up on a body that stalls once the Timeout option has passed', async () => {
-		const { context } = fakeExecuteFunctions({
-			parameters: { options: { timeout: 200 } },
-			responses: [{ body: { data: Array(500).fill({ a: 1 }) }, breaksOff: 'stall' }],
-		});
-		const error = await dialerApiRequest.call(context, 'getFP1', {}, 0).catch((caught: NodeApiError) => caught);
-		expect(error).toBeInstanceOf(NodeApiError);
-		expect((error as NodeApiError).message).toBe('Dialer getFP1 failed (HTTP 200): no answer in time');
-		expect((error as NodeApiError).description).toMatch(/Narrow the report period/);
+		const { result } = await report({ body: { data: Array(500).fill({ a: 1 }) }, breaksOff: 'stall' }, { options: { timeout: 200 } });
+		expect(result).toBeInstanceOf(NodeApiError);
+		expect((result as NodeApiError).message).toBe('Dialer getFP1 failed (HTTP 200): no answer in time');
+		expect((result as NodeApiError).description).toMatch(/Narrow the report period/);
 	});
 
 	it('stops reading when the execution is stopped', async () => {
