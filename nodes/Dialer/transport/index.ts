@@ -144,10 +144,10 @@ const NETWORK_HINTS: Array<[RegExp, string, string]> = [
 	],
 ];
 
-function networkFailure(error: unknown, deadline?: AbortSignal): { problem: string; hint: string } {
+function networkFailure(error: unknown, deadline: AbortSignal): { problem: string; hint: string } {
 	const details = error as { code?: unknown; message?: unknown; cause?: { code?: unknown } };
 	// Past the deadline the client only sees "canceled" or "aborted": the deadline says why.
-	const text = deadline?.aborted ? 'timeout' : [details.code, details.cause?.code, details.message].filter(Boolean).join(' ');
+	const text = deadline.aborted ? 'timeout' : [details.code, details.cause?.code, details.message].filter(Boolean).join(' ');
 	for (const [pattern, problem, hint] of NETWORK_HINTS) {
 		if (pattern.test(text)) return { problem, hint };
 	}
