@@ -19,7 +19,15 @@ import { log, startTarget, withTarget, type Target } from './lib/target';
 import { chartSvg, type Panel } from './report/chart';
 import { benchmarksMarkdown, type BenchResults, type EventsResult } from './report/markdown';
 import { runBulk } from './scenarios/bulk';
-import { deliveryCost, runBurst, steadyRate, type BurstRun, type DeliveryCost, type EventVariant, type RatePoint } from './scenarios/events';
+import {
+	deliveryCost,
+	runBurst,
+	steadyRate,
+	type BurstRun,
+	type DeliveryCost,
+	type EventVariant,
+	type RatePoint,
+} from './scenarios/events';
 import { callCase, fichaCase, runCurve, runReports } from './scenarios/reports';
 
 interface Plan {
@@ -83,7 +91,12 @@ const QUICK: Plan = {
 function parseArgs(argv: string[]): { plan: Plan; outDir: string; build: boolean } {
 	const quick = argv.includes('--quick');
 	const outIndex = argv.indexOf('--out');
-	const outDir = outIndex >= 0 ? path.resolve(argv[outIndex + 1]) : quick ? path.join(os.tmpdir(), 'n8n-dialer-bench-quick') : PROJECT_ROOT;
+	const outDir =
+		outIndex >= 0
+			? path.resolve(argv[outIndex + 1])
+			: quick
+				? path.join(os.tmpdir(), 'n8n-dialer-bench-quick')
+				: PROJECT_ROOT;
 	return { plan: quick ? QUICK : FULL, outDir, build: !argv.includes('--no-build') };
 }
 
@@ -99,12 +112,25 @@ function git(args: string[]): string {
  * Steady rates, ascending, both variants per rate. Last in an n8n's life: Webhook + IF at high
  * rates can leave n8n's SQLite unusable ("Database is not ready"), which is recorded, not fatal.
  */
-async function measureRates(target: Target, sim: DialerSimulator, plan: Plan, rates: number[], secret: string): Promise<{ rates: RatePoint[]; rateFailure?: string }> {
+async function measureRates(
+	target: Target,
+	sim: DialerSimulator,
+	plan: Plan,
+	rates: number[],
+	secret: string,
+): Promise<{ rates: RatePoint[]; rateFailure?: string }> {
 	const points: RatePoint[] = [];
 	for (const rate of rates) {
 		for (const variant of ['trigger', 'generic'] as const) {
 			try {
-				points.push(await steadyRate(target, sim, variant, { rate, seconds: plan.rateSeconds, save: 'none', secret }));
+				points.push(
+					await steadyRate(target, sim, variant, {
+						rate,
+						seconds: plan.rateSeconds,
+						save: 'none',
+						secret,
+					}),
+				);
 			} catch (error) {
 				const rateFailure = `${variant === 'trigger' ? 'Dialer Trigger' : 'Webhook + IF'} at ${rate} events/s: ${(error as Error).message.slice(0, 200)}`;
 				log(`events: stopped, ${rateFailure}`);
@@ -115,40 +141,91 @@ async function measureRates(target: Target, sim: DialerSimulator, plan: Plan, ra
 	return { rates: points };
 }
 
-async function deliveryCosts(target: Target, sim: DialerSimulator, plan: Plan, cases: ReadonlyArray<readonly [EventVariant, 'ignored' | 'wanted']>, secret: string): Promise<DeliveryCost[]> {
+async function deliveryCosts(
+	target: Target,
+	sim: DialerSimulator,
+	plan: Plan,
+	cases: ReadonlyArray<readonly [EventVariant, 'ignored' | 'wanted']>,
+	secret: string,
+): Promise<DeliveryCost[]> {
 	const costs: DeliveryCost[] = [];
 	for (const [variant, kind] of cases) {
 		log(`events: cost of one delivery, ${variant} ${kind}`);
-		costs.push(await deliveryCost(target, sim, variant, kind, { count: plan.costDeliveries, rounds: plan.costRounds, save: 'none', secret }));
+		costs.push(
+			await deliveryCost(target, sim, variant, kind, {
+				count: plan.costDeliveries,
+				rounds: plan.costRounds,
+				save: 'none',
+				secret,
+			}),
+		);
 	}
 	return costs;
 }
 
-async function runEvents(sim: DialerSimulator, plan: Plan, secret: string, shared?: Target): Promise<EventsResult> {
+async function runEvents(
+	sim: DialerSimulator,
+	plan: Plan,
+	secret: string,
+	shared?: Target,
+): Promise<EventsResult> {
 	const save = 'all' as const;
 	const perBurst = Math.ceil(plan.events / plan.bursts);
 	const measure = async (target: Target) => {
-		const costs = await deliveryCosts(target, sim, plan, [['bareWebhook', 'ignored'], ['trigger', 'ignored'], ['trigger', 'wanted'], ['generic', 'ignored']], secret);
+		const costs = await deliveryCosts(
+			target,
+			sim,
+			plan,
+			[
+				['bareWebhook', 'ignored'],
+				['trigger', 'ignored'],
+				['trigger', 'wanted'],
+				['generic', 'ignored'],
+			],
+			secret,
+		);
 		const bursts = {} as EventsResult['bursts'];
 		for (const variant of ['trigger', 'generic'] as const) {
 			const runs: BurstRun[] = [];
 			for (let index = 0; index < plan.bursts; index++) {
 				log(`events: ${variant} burst ${index + 1} of ${plan.bursts}`);
-				runs.push(await runBurst(target, sim, variant, { count: perBurst, concurrency: plan.concurrency, save, secret }));
+				runs.push(
+					await runBurst(target, sim, variant, {
+						count: perBurst,
+						concurrency: plan.concurrency,
+						save,
+						secret,
+					}),
+				);
 			}
 			bursts[variant] = { runs, executions: runs.reduce((total, r) => total + r.executions, 0) };
 		}
 		return { costs, bursts, ...(await measureRates(target, sim, plan, plan.rates, secret)) };
 	};
 	const measured = shared ? await measure(shared) : await withTarget(sim, secret, measure);
-	const result: EventsResult = { count: perBurst * plan.bursts, concurrency: plan.concurrency, save, ...measured };
+	const result: EventsResult = {
+		count: perBurst * plan.bursts,
+		concurrency: plan.concurrency,
+		save,
+		...measured,
+	};
 	if (plan.legacyRates.length > 0) {
 		log('events: n8n with the legacy expression engine');
 		result.legacyEngine = await withTarget(
 			sim,
 			secret,
 			async (target) => ({
-				costs: await deliveryCosts(target, sim, plan, [['bareWebhook', 'ignored'], ['trigger', 'ignored'], ['trigger', 'wanted']], secret),
+				costs: await deliveryCosts(
+					target,
+					sim,
+					plan,
+					[
+						['bareWebhook', 'ignored'],
+						['trigger', 'ignored'],
+						['trigger', 'wanted'],
+					],
+					secret,
+				),
 				...(await measureRates(target, sim, plan, plan.legacyRates, secret)),
 			}),
 			// n8n's previous engine evaluates expressions in the main isolate: no isolate per webhook call.
@@ -160,7 +237,11 @@ async function runEvents(sim: DialerSimulator, plan: Plan, secret: string, share
 
 function chart(results: BenchResults): string {
 	const colors = { dialer: '#1f77b4', generic: '#ff7f0e', bare: '#2ca02c' };
-	const sizePanel = (title: string, yLabel: string, pick: (p: BenchResults['curve'][number]) => number): Panel => ({
+	const sizePanel = (
+		title: string,
+		yLabel: string,
+		pick: (p: BenchResults['curve'][number]) => number,
+	): Panel => ({
 		title,
 		xLabel: 'rows',
 		yLabel,
@@ -174,10 +255,17 @@ function chart(results: BenchResults): string {
 		).map(([variant, name]) => ({
 			name,
 			color: colors[variant],
-			points: results.curve.filter((p) => p.variant === variant).map((p): [number, number] => [p.rows, pick(p)]),
+			points: results.curve
+				.filter((p) => p.variant === variant)
+				.map((p): [number, number] => [p.rows, pick(p)]),
 		})),
 	});
-	const ratePanel = (title: string, yLabel: string, pick: (r: RatePoint) => number, goal?: Panel['goal']): Panel => ({
+	const ratePanel = (
+		title: string,
+		yLabel: string,
+		pick: (r: RatePoint) => number,
+		goal?: Panel['goal'],
+	): Panel => ({
 		title,
 		xLabel: 'events/s sent (7 kinds, 1 wanted)',
 		yLabel,
@@ -190,13 +278,22 @@ function chart(results: BenchResults): string {
 		).map(([variant, name, color]) => ({
 			name,
 			color,
-			points: results.events.rates.filter((r) => r.variant === variant).map((r): [number, number] => [r.targetRate, pick(r)]),
+			points: results.events.rates
+				.filter((r) => r.variant === variant)
+				.map((r): [number, number] => [r.targetRate, pick(r)]),
 		})),
 	});
 	return chartSvg(`n8n-nodes-dialer vs n8n's generic nodes (n8n ${N8N_VERSION})`, [
 		sizePanel('getFP1 to items: wall time (saving off)', 'ms (median)', (p) => p.ms.median),
-		sizePanel('getFP1 to items: peak RSS above idle n8n', 'MB (median)', (p) => p.addedPeakMb.median),
-		ratePanel('Agent events: p99 acknowledgement', 'ms', (r) => r.p99Ms, { y: 100, label: 'goal 100 ms' }),
+		sizePanel(
+			'getFP1 to items: peak RSS above idle n8n',
+			'MB (median)',
+			(p) => p.addedPeakMb.median,
+		),
+		ratePanel('Agent events: p99 acknowledgement', 'ms', (r) => r.p99Ms, {
+			y: 100,
+			label: 'goal 100 ms',
+		}),
 		ratePanel('Agent events: n8n main thread busy', '% of one core', (r) => r.mainThreadLoad * 100),
 	]);
 }
@@ -205,7 +302,10 @@ function writeReport(results: BenchResults, outDir: string): void {
 	mkdirSync(path.join(outDir, 'bench'), { recursive: true });
 	writeFileSync(path.join(outDir, 'bench', 'chart.svg'), chart(results));
 	writeFileSync(path.join(outDir, 'BENCHMARKS.md'), benchmarksMarkdown(results, 'bench/chart.svg'));
-	writeFileSync(path.join(outDir, 'bench', 'results.json'), `${JSON.stringify(results, null, '\t')}\n`);
+	writeFileSync(
+		path.join(outDir, 'bench', 'results.json'),
+		`${JSON.stringify(results, null, '\t')}\n`,
+	);
 	log(`wrote ${path.join(outDir, 'BENCHMARKS.md')}, bench/chart.svg and bench/results.json`);
 }
 
@@ -214,12 +314,17 @@ async function main(): Promise<void> {
 	// --render FILE: rewrite the report from a saved results.json (after a change of wording), measuring nothing.
 	const renderIndex = process.argv.indexOf('--render');
 	if (renderIndex >= 0) {
-		writeReport(JSON.parse(readFileSync(process.argv[renderIndex + 1], 'utf8')) as BenchResults, outDir);
+		writeReport(
+			JSON.parse(readFileSync(process.argv[renderIndex + 1], 'utf8')) as BenchResults,
+			outDir,
+		);
 		return;
 	}
 	const started = Date.now();
 	const loadBefore = os.loadavg();
-	log(`${plan.quick ? 'quick' : 'full'} run, load average ${loadBefore.map((v) => v.toFixed(2)).join(' ')}`);
+	log(
+		`${plan.quick ? 'quick' : 'full'} run, load average ${loadBefore.map((v) => v.toFixed(2)).join(' ')}`,
+	);
 	if (build) await run('npm', ['run', 'build'], { cwd: PROJECT_ROOT });
 	const runtime = await ensureRuntime();
 	const secret = `bench-secret-${randomUUID()}`;
@@ -228,15 +333,26 @@ async function main(): Promise<void> {
 	// Quick mode shares one n8n; the full run starts a fresh one wherever memory is compared.
 	const shared = plan.quick ? await startTarget(sim, secret) : undefined;
 	try {
-		const reports = await runReports(sim, secret, {
-			cases: [
-				{ measured: fichaCase(sim, plan.reportRows), check: fichaCase(sim, plan.curveSizes[0]) },
-				{ measured: callCase(sim), check: callCase(sim, 1) },
-			],
-			saves: ['none', 'all'],
-			runs: plan.runs,
-		}, shared);
-		const curve = await runCurve(sim, secret, plan.curveSizes.filter((rows) => rows < plan.reportRows), plan.runs, shared);
+		const reports = await runReports(
+			sim,
+			secret,
+			{
+				cases: [
+					{ measured: fichaCase(sim, plan.reportRows), check: fichaCase(sim, plan.curveSizes[0]) },
+					{ measured: callCase(sim), check: callCase(sim, 1) },
+				],
+				saves: ['none', 'all'],
+				runs: plan.runs,
+			},
+			shared,
+		);
+		const curve = await runCurve(
+			sim,
+			secret,
+			plan.curveSizes.filter((rows) => rows < plan.reportRows),
+			plan.runs,
+			shared,
+		);
 		// The largest size is the headline case, measured above in its own n8n.
 		for (const result of reports.filter((r) => r.operation === 'getFP1')) {
 			curve.push({ rows: result.rows, variant: 'bare', ...result.bare });
@@ -246,8 +362,20 @@ async function main(): Promise<void> {
 		}
 		log('bulk actions');
 		const bulk = shared
-			? await runBulk(shared, sim, traffic, { items: plan.bulkItems, parallel: plan.bulkParallel, runs: plan.runs, save: 'none' })
-			: await withTarget(sim, secret, (target) => runBulk(target, sim, traffic, { items: plan.bulkItems, parallel: plan.bulkParallel, runs: plan.runs, save: 'none' }));
+			? await runBulk(shared, sim, traffic, {
+					items: plan.bulkItems,
+					parallel: plan.bulkParallel,
+					runs: plan.runs,
+					save: 'none',
+				})
+			: await withTarget(sim, secret, (target) =>
+					runBulk(target, sim, traffic, {
+						items: plan.bulkItems,
+						parallel: plan.bulkParallel,
+						runs: plan.runs,
+						save: 'none',
+					}),
+				);
 		const events = await runEvents(sim, plan, secret, shared);
 
 		const results: BenchResults = {
@@ -259,7 +387,9 @@ async function main(): Promise<void> {
 				memoryGb: os.totalmem() / 2 ** 30,
 				kernel: os.release(),
 				benchNode: process.versions.node,
-				n8nNode: execFileSync(runtime.nodeBin, ['--version'], { encoding: 'utf8' }).trim().replace(/^v/, ''),
+				n8nNode: execFileSync(runtime.nodeBin, ['--version'], { encoding: 'utf8' })
+					.trim()
+					.replace(/^v/, ''),
 				n8nVersion: N8N_VERSION,
 				loadBefore,
 				loadAfter: os.loadavg(),
@@ -272,8 +402,10 @@ async function main(): Promise<void> {
 					? 'one n8n for everything (quick mode)'
 					: 'a fresh n8n for each report variant and save mode (memory is compared between processes in the same state); the size curve in one fresh n8n per variant; bulk actions and events each in one n8n with variants in turn',
 				Simulator: `in the bench process, seeded with ${plan.fichas.toLocaleString('en-US')} fichas and ${plan.calls.toLocaleString('en-US')} calls`,
-				'Saving execution data': '`none` = successful executions not saved (workflow setting), `all` = n8n’s default',
-				Memory: 'sum over n8n’s process group of each process’s VmHWM, reset through /proc/<pid>/clear_refs before each run',
+				'Saving execution data':
+					'`none` = successful executions not saved (workflow setting), `all` = n8n’s default',
+				Memory:
+					'sum over n8n’s process group of each process’s VmHWM, reset through /proc/<pid>/clear_refs before each run',
 				CPU: 'utime + stime of n8n’s main thread (/proc/<pid>/task/<pid>/stat), 10 ms resolution',
 			},
 			reports,

@@ -126,21 +126,24 @@ export class DialerApi implements ICredentialType {
 				type: 'responseCode',
 				properties: {
 					value: 401,
-					message: 'The server rejected the token. Copy it again from the dialer console (API > Token) and check the header style.',
+					message:
+						'The server rejected the token. Copy it again from the dialer console (API > Token) and check the header style.',
 				},
 			},
 			{
 				type: 'responseCode',
 				properties: {
 					value: 403,
-					message: 'The server rejected the token. Copy it again from the dialer console (API > Token) and check the header style.',
+					message:
+						'The server rejected the token. Copy it again from the dialer console (API > Token) and check the header style.',
 				},
 			},
 			{
 				type: 'responseCode',
 				properties: {
 					value: 404,
-					message: 'No dialer API at this address. Check the base URL (with its port) and the path segment.',
+					message:
+						'No dialer API at this address. Check the base URL (with its port) and the path segment.',
 				},
 			},
 		],

@@ -25,18 +25,23 @@ function aptGet(args: string[]): void {
 		env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
 	});
 	if (result.status !== 0) {
-		throw new Error(`apt-get ${args.join(' ')} failed (${result.error?.message ?? `exit ${result.status}`})`);
+		throw new Error(
+			`apt-get ${args.join(' ')} failed (${result.error?.message ?? `exit ${result.status}`})`,
+		);
 	}
 }
 
 export function ensureChromium(): string {
 	if (existsSync(CHROMIUM)) return CHROMIUM;
 	if (process.getuid?.() !== 0) {
-		throw new Error(`${CHROMIUM} is missing and this is not root: run \`sudo apt-get install chromium\``);
+		throw new Error(
+			`${CHROMIUM} is missing and this is not root: run \`sudo apt-get install chromium\``,
+		);
 	}
 	aptGet(['update']);
 	aptGet(['install', '-y', 'chromium']);
-	if (!existsSync(CHROMIUM)) throw new Error(`apt-get installed chromium but ${CHROMIUM} does not exist`);
+	if (!existsSync(CHROMIUM))
+		throw new Error(`apt-get installed chromium but ${CHROMIUM} does not exist`);
 	return CHROMIUM;
 }
 

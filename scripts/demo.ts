@@ -15,14 +15,25 @@ import os from 'node:os';
 import path from 'node:path';
 import { request } from 'undici';
 
-import type { Credential, Execution, N8nApi, Workflow, WorkflowInput, WorkflowNode } from './n8n/api';
+import type {
+	Credential,
+	Execution,
+	N8nApi,
+	Workflow,
+	WorkflowInput,
+	WorkflowNode,
+} from './n8n/api';
 import { PROJECT_ROOT, startN8n, type N8nInstance } from './n8n/instance';
 import { startSimulator } from '../simulator';
 import type { AgentEvent, DialerSimulator } from '../simulator/types';
 
 export const EXAMPLES_DIR = path.join(PROJECT_ROOT, 'examples');
 const PACKAGE = 'n8n-nodes-dialer';
-const DIALER_NODE_TYPES = new Set([`${PACKAGE}.dialer`, `${PACKAGE}.dialerTrigger`, `${PACKAGE}.dialerTool`]);
+const DIALER_NODE_TYPES = new Set([
+	`${PACKAGE}.dialer`,
+	`${PACKAGE}.dialerTrigger`,
+	`${PACKAGE}.dialerTool`,
+]);
 const TRIGGER_TYPE = `${PACKAGE}.dialerTrigger`;
 const SCHEDULE_TYPE = 'n8n-nodes-base.scheduleTrigger';
 /** Node types that need nothing beyond the dialer: workflows made only of these run in the demo. */
@@ -83,7 +94,10 @@ export function parseArgs(argv: string[]): DemoOptions {
 		else if (argv[i] === '--skip-build') options.build = false;
 		else if (argv[i] === '--shift-rate') options.shiftRate = number();
 		else if (argv[i] === '--executions') options.checkExecutions = number();
-		else throw new Error(`unknown option ${argv[i]} (known: --check, --skip-build, --shift-rate N, --executions N)`);
+		else
+			throw new Error(
+				`unknown option ${argv[i]} (known: --check, --skip-build, --shift-rate N, --executions N)`,
+			);
 	}
 	return options;
 }
@@ -104,13 +118,19 @@ export function runsOffline(workflow: WorkflowInput): boolean {
 }
 
 /** What a user does after importing: pick the Dialer credential and the output folder. */
-export function configureExample(workflow: WorkflowInput, credential: Credential, outputFolder: string): WorkflowInput {
+export function configureExample(
+	workflow: WorkflowInput,
+	credential: Credential,
+	outputFolder: string,
+): WorkflowInput {
 	const nodes = workflow.nodes.map((node): WorkflowNode => {
 		if (DIALER_NODE_TYPES.has(node.type)) {
 			return { ...node, credentials: { dialerApi: { id: credential.id, name: credential.name } } };
 		}
 		if (node.name !== SETTINGS_NODE) return node;
-		const parameters = structuredClone(node.parameters) as { assignments?: { assignments?: Array<{ name: string; value: unknown }> } };
+		const parameters = structuredClone(node.parameters) as {
+			assignments?: { assignments?: Array<{ name: string; value: unknown }> };
+		};
 		for (const assignment of parameters.assignments?.assignments ?? []) {
 			if (assignment.name === 'outputFolder') assignment.value = outputFolder;
 		}
@@ -127,7 +147,11 @@ function triggerUrl(api: N8nApi, node: WorkflowNode): string {
 async function waitUntilLive(url: string): Promise<void> {
 	const deadline = Date.now() + 10_000;
 	for (;;) {
-		const res = await request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+		const res = await request(url, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: '{}',
+		});
 		await res.body.dump();
 		if (res.statusCode !== 404) return;
 		if (Date.now() > deadline) throw new Error(`${url} still answers 404 after activation`);
@@ -137,14 +161,19 @@ async function waitUntilLive(url: string): Promise<void> {
 
 /** Runs a scheduled workflow once now, as the editor's "Execute workflow" button does, and waits for it. */
 async function runOnce(api: N8nApi, workflow: Workflow, triggerName: string): Promise<Execution> {
-	const { executionId } = await api.rest<{ executionId: string }>('POST', `/rest/workflows/${workflow.id}/run`, {
-		triggerToStartFrom: { name: triggerName },
-	});
+	const { executionId } = await api.rest<{ executionId: string }>(
+		'POST',
+		`/rest/workflows/${workflow.id}/run`,
+		{
+			triggerToStartFrom: { name: triggerName },
+		},
+	);
 	const deadline = Date.now() + EXECUTION_TIMEOUT_MS;
 	for (;;) {
 		const execution = await api.getExecution(executionId);
 		if (execution.stoppedAt) return execution;
-		if (Date.now() > deadline) throw new Error(`"${workflow.name}" did not finish within ${EXECUTION_TIMEOUT_MS} ms`);
+		if (Date.now() > deadline)
+			throw new Error(`"${workflow.name}" did not finish within ${EXECUTION_TIMEOUT_MS} ms`);
 		await sleep(250);
 	}
 }
@@ -157,7 +186,9 @@ function executionError(execution: Execution): string {
 function assertSucceeded(workflow: Workflow, executions: Execution[]): void {
 	const failed = executions.filter((execution) => execution.status !== 'success');
 	if (failed.length > 0) {
-		throw new Error(`"${workflow.name}": execution ${failed[0].id} ended ${failed[0].status}: ${executionError(failed[0])}`);
+		throw new Error(
+			`"${workflow.name}": execution ${failed[0].id} ended ${failed[0].status}: ${executionError(failed[0])}`,
+		);
 	}
 }
 
@@ -177,13 +208,24 @@ async function playLongPause(
 	const now = Math.floor(Date.now() / 1000);
 	const startedAt = now - pause.durmax - 6 * 60;
 	const events: AgentEvent[] = [
-		{ evento: 'agente.pause_in', estado: 'paused', t: startedAt, usuario_id: agent.id, pausa_id: pause.id, udate: startedAt, durmax: pause.durmax },
+		{
+			evento: 'agente.pause_in',
+			estado: 'paused',
+			t: startedAt,
+			usuario_id: agent.id,
+			pausa_id: pause.id,
+			udate: startedAt,
+			durmax: pause.durmax,
+		},
 		{ evento: 'agente.pause_out', estado: 'online', t: now, usuario_id: agent.id },
 	];
 	for (const [index, event] of events.entries()) {
 		await sim.webhooks.emit(event);
 		for (const workflow of triggerWorkflows) {
-			assertSucceeded(workflow, await api.waitForExecutions(workflow.id, index + 1, EXECUTION_TIMEOUT_MS));
+			assertSucceeded(
+				workflow,
+				await api.waitForExecutions(workflow.id, index + 1, EXECUTION_TIMEOUT_MS),
+			);
 		}
 	}
 }
@@ -193,9 +235,18 @@ async function countExecutions(api: N8nApi, workflows: Workflow[]): Promise<Exec
 	return lists.flat();
 }
 
-function banner(n8n: N8nInstance, sim: DialerSimulator, outputFolder: string, examples: ImportedExample[]): string {
-	const active = examples.filter((example) => example.offline).map((example) => `    - ${example.workflow.name}`);
-	const inactive = examples.filter((example) => !example.offline).map((example) => `    - ${example.workflow.name}`);
+function banner(
+	n8n: N8nInstance,
+	sim: DialerSimulator,
+	outputFolder: string,
+	examples: ImportedExample[],
+): string {
+	const active = examples
+		.filter((example) => example.offline)
+		.map((example) => `    - ${example.workflow.name}`);
+	const inactive = examples
+		.filter((example) => !example.offline)
+		.map((example) => `    - ${example.workflow.name}`);
 	return [
 		'',
 		'Dialer demo is running.',
@@ -227,7 +278,9 @@ export async function runDemo(options: DemoOptions): Promise<void> {
 
 	const token = `demo-token-${randomBytes(12).toString('hex')}`;
 	const webhookSecret = `demo-secret-${randomBytes(12).toString('hex')}`;
-	const outputFolder = await realpath(await mkdtemp(path.join(os.tmpdir(), 'n8n-dialer-demo-files-')));
+	const outputFolder = await realpath(
+		await mkdtemp(path.join(os.tmpdir(), 'n8n-dialer-demo-files-')),
+	);
 	// About 30 filled forms per form and day, so yesterday's CSV has rows.
 	const sim = await startSimulator({ token, fichas: 6000, calls: 6000 });
 	log(`simulator on ${sim.baseUrl}`);
@@ -277,23 +330,35 @@ export async function runDemo(options: DemoOptions): Promise<void> {
 		const examples: ImportedExample[] = [];
 		for (const { file, workflow } of await readExamples()) {
 			const offline = runsOffline(workflow);
-			const created = await api.createWorkflow(configureExample(workflow, credential, outputFolder));
+			const created = await api.createWorkflow(
+				configureExample(workflow, credential, outputFolder),
+			);
 			if (offline) await api.activateWorkflow(created.id);
 			examples.push({ file, workflow: created, offline });
 		}
 		mark('examplesImported');
 		log(`imported ${examples.length} examples, ${examples.filter((e) => e.offline).length} active`);
 
-		const triggered = examples.filter((e) => e.offline && e.workflow.nodes.some((node) => node.type === TRIGGER_TYPE));
+		const triggered = examples.filter(
+			(e) => e.offline && e.workflow.nodes.some((node) => node.type === TRIGGER_TYPE),
+		);
 		for (const { workflow } of triggered) {
 			for (const node of workflow.nodes.filter((candidate) => candidate.type === TRIGGER_TYPE)) {
 				const url = triggerUrl(api, node);
 				await waitUntilLive(url);
-				sim.webhooks.register({ url, secret: webhookSecret, events: node.parameters.events as string[] });
+				sim.webhooks.register({
+					url,
+					secret: webhookSecret,
+					events: node.parameters.events as string[],
+				});
 				log(`registered ${url} with the simulator`);
 			}
 		}
-		await playLongPause(sim, api, triggered.map((e) => e.workflow));
+		await playLongPause(
+			sim,
+			api,
+			triggered.map((e) => e.workflow),
+		);
 		mark('firstExecution');
 
 		for (const { workflow } of examples.filter((e) => e.offline)) {
@@ -310,16 +375,32 @@ export async function runDemo(options: DemoOptions): Promise<void> {
 			await new Promise(() => undefined); // until a signal ends the process
 		}
 
-		const baseline = (await countExecutions(api, triggered.map((e) => e.workflow))).length;
+		const baseline = (
+			await countExecutions(
+				api,
+				triggered.map((e) => e.workflow),
+			)
+		).length;
 		const deadline = Date.now() + EXECUTION_TIMEOUT_MS;
 		let executions: Execution[] = [];
 		while (executions.length < baseline + options.checkExecutions) {
-			if (Date.now() > deadline) throw new Error(`the shift started ${executions.length - baseline} executions in ${EXECUTION_TIMEOUT_MS} ms`);
+			if (Date.now() > deadline)
+				throw new Error(
+					`the shift started ${executions.length - baseline} executions in ${EXECUTION_TIMEOUT_MS} ms`,
+				);
 			await sleep(500);
-			executions = (await countExecutions(api, triggered.map((e) => e.workflow))).filter((e) => e.stoppedAt);
+			executions = (
+				await countExecutions(
+					api,
+					triggered.map((e) => e.workflow),
+				)
+			).filter((e) => e.stoppedAt);
 		}
 		for (const { workflow } of triggered) {
-			assertSucceeded(workflow, executions.filter((execution) => execution.workflowId === workflow.id));
+			assertSucceeded(
+				workflow,
+				executions.filter((execution) => execution.workflowId === workflow.id),
+			);
 		}
 		await checkFiles(outputFolder);
 		mark('checked');

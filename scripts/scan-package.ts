@@ -23,7 +23,10 @@ interface Scanner {
 const root = path.resolve(__dirname, '..');
 
 function packTarball(into: string): string {
-	const output = execFileSync('npm', ['pack', '--json', '--pack-destination', into], { cwd: root, encoding: 'utf8' });
+	const output = execFileSync('npm', ['pack', '--json', '--pack-destination', into], {
+		cwd: root,
+		encoding: 'utf8',
+	});
 	const [{ filename }] = JSON.parse(output) as Array<{ filename: string }>;
 	const unpacked = path.join(into, 'package');
 	execFileSync('tar', ['-xzf', path.join(into, filename), '-C', into]);
@@ -31,14 +34,18 @@ function packTarball(into: string): string {
 }
 
 function report(label: string, result: ScanResult): boolean {
-	console.log(`${result.passed ? 'PASS' : 'FAIL'} ${label}${result.message ? `: ${result.message}` : ''}`);
+	console.log(
+		`${result.passed ? 'PASS' : 'FAIL'} ${label}${result.message ? `: ${result.message}` : ''}`,
+	);
 	if (result.details) console.log(result.details);
 	return result.passed;
 }
 
 async function main(): Promise<void> {
 	// The scanner is an ES module; load it the way Node does, not through the TS compiler.
-	const scanner = (await import('@n8n/scan-community-package/scanner/scanner.mjs' as string)) as Scanner;
+	const scanner = (await import(
+		'@n8n/scan-community-package/scanner/scanner.mjs' as string
+	)) as Scanner;
 	const workDir = mkdtempSync(path.join(tmpdir(), 'dialer-scan-'));
 	try {
 		const packageDir = packTarball(workDir);
@@ -47,8 +54,14 @@ async function main(): Promise<void> {
 		};
 		const runtimeDependencies = Object.keys(manifest.dependencies ?? {});
 		const results = [
-			report('source (package.json, nodes/, credentials/)', await scanner.analyzePackage(root, scanner.SOURCE_FILE_PATTERNS)),
-			report('packed tarball (dist JavaScript, package.json)', await scanner.analyzePackage(packageDir, ['**/*.js', 'package.json'])),
+			report(
+				'source (package.json, nodes/, credentials/)',
+				await scanner.analyzePackage(root, scanner.SOURCE_FILE_PATTERNS),
+			),
+			report(
+				'packed tarball (dist JavaScript, package.json)',
+				await scanner.analyzePackage(packageDir, ['**/*.js', 'package.json']),
+			),
 			report('no runtime dependencies', {
 				passed: runtimeDependencies.length === 0,
 				message: runtimeDependencies.length ? `found ${runtimeDependencies.join(', ')}` : undefined,

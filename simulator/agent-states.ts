@@ -86,7 +86,8 @@ export class AgentStates {
 			'agente.online': 'online',
 		};
 		const event: AgentEvent = { estado: estado[kind], t, evento: kind, usuario_id: agent.id };
-		if (kind === 'agente.pause_in') return { ...event, ...this.pauseFields(this.random.pick(this.data.pauses).id, t) };
+		if (kind === 'agente.pause_in')
+			return { ...event, ...this.pauseFields(this.random.pick(this.data.pauses).id, t) };
 		if (kind === 'agente.busy') return { ...event, udate: t };
 		return event;
 	}
@@ -114,7 +115,9 @@ export class AgentStates {
 
 	private answer(agent: Agent): AgentEvent {
 		const inicio = this.now();
-		this.data.activeCalls.push(startActiveCall(this.random, agent, this.pickWork(agent), inicio, ++this.callSequence));
+		this.data.activeCalls.push(
+			startActiveCall(this.random, agent, this.pickWork(agent), inicio, ++this.callSequence),
+		);
 		return { ...this.change(agent, 'busy', 'agente.busy'), udate: unixSeconds(inicio) };
 	}
 

@@ -21,17 +21,26 @@ export interface BurstSummary {
 	maxMs: number;
 }
 
-export async function emitBurst(hub: WebhookHub, states: AgentStates, data: SeededData, request: BurstRequest) {
+export async function emitBurst(
+	hub: WebhookHub,
+	states: AgentStates,
+	data: SeededData,
+	request: BurstRequest,
+) {
 	const kinds = (request.kinds?.length ? request.kinds : eventKinds) as EventKind[];
 	const unknown = kinds.filter((kind) => !eventKinds.includes(kind));
 	if (unknown.length > 0) throw new Error(`Unknown event kinds: ${unknown.join(', ')}`);
-	if (!(request.count > 0) || !(request.concurrency > 0)) throw new Error('count and concurrency must be positive');
+	if (!(request.count > 0) || !(request.concurrency > 0))
+		throw new Error('count and concurrency must be positive');
 	const deliveries: Delivery[] = [];
 	let next = 0;
 	const started = Date.now();
 	const worker = async () => {
 		for (let index = next++; index < request.count; index = next++) {
-			const event = states.sample(kinds[index % kinds.length], data.agents[index % data.agents.length]);
+			const event = states.sample(
+				kinds[index % kinds.length],
+				data.agents[index % data.agents.length],
+			);
 			deliveries.push(...(await hub.emit(event)));
 		}
 	};
@@ -41,8 +50,11 @@ export async function emitBurst(hub: WebhookHub, states: AgentStates, data: Seed
 
 function summarize(events: number, deliveries: Delivery[], elapsedMs: number): BurstSummary {
 	const times = deliveries.map((delivery) => delivery.ms).sort((a, b) => a - b);
-	const percentile = (p: number) => (times.length ? times[Math.min(times.length - 1, Math.floor(p * times.length))] : 0);
-	const succeeded = deliveries.filter((delivery) => delivery.status !== undefined && delivery.status >= 200 && delivery.status < 300).length;
+	const percentile = (p: number) =>
+		times.length ? times[Math.min(times.length - 1, Math.floor(p * times.length))] : 0;
+	const succeeded = deliveries.filter(
+		(delivery) => delivery.status !== undefined && delivery.status >= 200 && delivery.status < 300,
+	).length;
 	return {
 		events,
 		deliveries: deliveries.length,

@@ -29,13 +29,19 @@ const { values } = parseArgs({
 function number(name: string, text: string | undefined): number | undefined {
 	if (text === undefined) return undefined;
 	const value = Number(text);
-	if (!Number.isFinite(value) || value < 0) throw new Error(`--${name} must be a non-negative number, got ${text}`);
+	if (!Number.isFinite(value) || value < 0)
+		throw new Error(`--${name} must be a non-negative number, got ${text}`);
 	return value;
 }
 
-function oneOf<T extends string>(name: string, text: string | undefined, allowed: readonly T[]): T | undefined {
+function oneOf<T extends string>(
+	name: string,
+	text: string | undefined,
+	allowed: readonly T[],
+): T | undefined {
 	if (text === undefined) return undefined;
-	if (!allowed.includes(text as T)) throw new Error(`--${name} must be one of ${allowed.join(', ')}`);
+	if (!allowed.includes(text as T))
+		throw new Error(`--${name} must be one of ${allowed.join(', ')}`);
 	return text as T;
 }
 
@@ -49,11 +55,16 @@ async function main() {
 		seed: number('seed', values.seed),
 		fichas: number('fichas', values.fichas),
 		calls: number('calls', values.calls),
-		permissionMode: oneOf<PermissionMode>('permission-mode', values['permission-mode'], ['off', 'team', 'operation']),
+		permissionMode: oneOf<PermissionMode>('permission-mode', values['permission-mode'], [
+			'off',
+			'team',
+			'operation',
+		]),
 		envelope: oneOf<EnvelopeMode>('envelope', values.envelope, ['data', 'bare']),
 		idsAsStrings: values['ids-as-strings'],
 	});
-	for (const url of values.webhook ?? []) simulator.webhooks.register({ url, secret: values['webhook-secret'] });
+	for (const url of values.webhook ?? [])
+		simulator.webhooks.register({ url, secret: values['webhook-secret'] });
 	const shiftRate = number('shift-rate', values['shift-rate']);
 	if (shiftRate) simulator.shift.start({ eventsPerSecond: shiftRate });
 

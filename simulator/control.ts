@@ -20,10 +20,15 @@ export interface ControlTarget {
 	states: AgentStates;
 }
 
-type Route = (target: ControlTarget, body: unknown, id: string | undefined) => Reply | Promise<Reply>;
+type Route = (
+	target: ControlTarget,
+	body: unknown,
+	id: string | undefined,
+) => Reply | Promise<Reply>;
 
 const routes: Record<string, Route> = {
-	'GET health': (target) => jsonReply({ status: 'ok', ...target.urls, pathSegment: target.pathSegment }),
+	'GET health': (target) =>
+		jsonReply({ status: 'ok', ...target.urls, pathSegment: target.pathSegment }),
 	'GET requests': (target) => jsonReply({ requests: target.requests }),
 	'DELETE requests': (target) => jsonReply({ cleared: target.requests.splice(0).length }),
 	'POST faults': (target, body) => {
@@ -34,13 +39,16 @@ const routes: Record<string, Route> = {
 		target.faults.clear();
 		return jsonReply({ active: 0 });
 	},
-	'POST webhooks': (target, body) => jsonReply({ id: target.hub.register(body as WebhookReceiver) }),
+	'POST webhooks': (target, body) =>
+		jsonReply({ id: target.hub.register(body as WebhookReceiver) }),
 	'DELETE webhooks': (target, _body, id) => {
 		if (id === undefined) {
 			target.hub.clear();
 			return jsonReply({ receivers: 0 });
 		}
-		return target.hub.unregister(id) ? jsonReply({ receivers: target.hub.receiverCount }) : errorReply(`Unknown webhook: ${id}`, 404);
+		return target.hub.unregister(id)
+			? jsonReply({ receivers: target.hub.receiverCount })
+			: errorReply(`Unknown webhook: ${id}`, 404);
 	},
 	'GET deliveries': (target) => jsonReply({ deliveries: target.hub.deliveries }),
 	'DELETE deliveries': (target) => jsonReply({ cleared: target.hub.deliveries.splice(0).length }),
@@ -60,15 +68,28 @@ const routes: Record<string, Route> = {
 };
 
 function isEvent(body: unknown): body is AgentEvent {
-	return typeof body === 'object' && body !== null && typeof (body as AgentEvent).evento === 'string';
+	return (
+		typeof body === 'object' && body !== null && typeof (body as AgentEvent).evento === 'string'
+	);
 }
 
 function summarizeState({ data, hub, shift, requests, faults }: ControlTarget) {
-	const counts = Object.fromEntries(Object.entries(data).filter(([, value]) => Array.isArray(value)).map(([key, value]) => [key, (value as unknown[]).length]));
+	const counts = Object.fromEntries(
+		Object.entries(data)
+			.filter(([, value]) => Array.isArray(value))
+			.map(([key, value]) => [key, (value as unknown[]).length]),
+	);
 	return {
 		referenceDay: data.referenceDay,
 		counts,
-		agents: data.agents.map((agent) => ({ id: agent.id, login: agent.login, estado: agent.estado, ramal: agent.ramal, pausa_id: agent.pausaId, em_chamada: Boolean(agent.callUid) })),
+		agents: data.agents.map((agent) => ({
+			id: agent.id,
+			login: agent.login,
+			estado: agent.estado,
+			ramal: agent.ramal,
+			pausa_id: agent.pausaId,
+			em_chamada: Boolean(agent.callUid),
+		})),
 		shift: { running: shift.running, events: shift.events.length },
 		webhooks: { receivers: hub.receiverCount, deliveries: hub.deliveries.length },
 		requests: requests.length,
@@ -76,11 +97,17 @@ function summarizeState({ data, hub, shift, requests, faults }: ControlTarget) {
 	};
 }
 
-export async function handleControl(target: ControlTarget, method: string, path: string, text: string): Promise<Reply> {
+export async function handleControl(
+	target: ControlTarget,
+	method: string,
+	path: string,
+	text: string,
+): Promise<Reply> {
 	// "webhooks/<id>" carries an id; every other route is a fixed name.
 	const [, , name, ...rest] = path.split('/');
 	const routeName = name === 'shift' ? `shift/${rest.join('/')}` : name;
-	const id = name === 'webhooks' && rest.length > 0 ? decodeURIComponent(rest.join('/')) : undefined;
+	const id =
+		name === 'webhooks' && rest.length > 0 ? decodeURIComponent(rest.join('/')) : undefined;
 	const route = routes[`${method} ${routeName}`];
 	if (!route) return errorReply(`Unknown control route: ${method} ${path}`, 404);
 	let body: unknown;

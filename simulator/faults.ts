@@ -2,7 +2,15 @@
 import { errorReply, htmlPage, type Reply } from './http/replies';
 import type { Fault, FaultKind } from './types';
 
-const faultKinds: readonly FaultKind[] = ['latency', 'status', 'html', 'truncatedJson', 'errorBody', 'reset', 'empty'];
+const faultKinds: readonly FaultKind[] = [
+	'latency',
+	'status',
+	'html',
+	'truncatedJson',
+	'errorBody',
+	'reset',
+	'empty',
+];
 
 interface ActiveFault extends Fault {
 	remaining: number;
@@ -18,8 +26,10 @@ export class FaultInjector {
 	private active: ActiveFault[] = [];
 
 	add(fault: Fault): void {
-		if (!faultKinds.includes(fault.kind)) throw new Error(`Unknown fault kind: ${String(fault.kind)}`);
-		if (fault.kind === 'latency' && !(Number(fault.latencyMs) >= 0)) throw new Error('A latency fault needs latencyMs');
+		if (!faultKinds.includes(fault.kind))
+			throw new Error(`Unknown fault kind: ${String(fault.kind)}`);
+		if (fault.kind === 'latency' && !(Number(fault.latencyMs) >= 0))
+			throw new Error('A latency fault needs latencyMs');
 		this.active.push({ ...fault, remaining: fault.times ?? Infinity });
 	}
 

@@ -25,7 +25,8 @@ const loopbackHosts = ['127.0.0.1', 'localhost', '::1'];
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<DialerSimulator> {
 	const host = options.host ?? '127.0.0.1';
-	if (!loopbackHosts.includes(host)) throw new Error(`The simulator only listens on loopback, not ${host}`);
+	if (!loopbackHosts.includes(host))
+		throw new Error(`The simulator only listens on loopback, not ${host}`);
 	const pathSegment = options.pathSegment ?? 'ipbox';
 	if (!/^[\w.-]+$/.test(pathSegment)) throw new Error(`Invalid path segment: ${pathSegment}`);
 	const token = options.token ?? 'sim-token-0123456789';
@@ -52,7 +53,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Di
 		permissionMode: options.permissionMode ?? 'off',
 		states,
 		publish: (event) => void hub.emit(event),
-		recordingUrl: (uid) => `${urls.baseUrl}/${pathSegment}/gravacoes/${encodeURIComponent(uid)}.mp3`,
+		recordingUrl: (uid) =>
+			`${urls.baseUrl}/${pathSegment}/gravacoes/${encodeURIComponent(uid)}.mp3`,
 	};
 	const control: ControlTarget = { urls, pathSegment, data, requests, faults, hub, shift, states };
 	const listener = createRequestListener({

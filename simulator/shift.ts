@@ -32,7 +32,8 @@ export class ScriptedShift {
 	}
 
 	start(options: ShiftOptions): void {
-		if (!(options.eventsPerSecond > 0)) throw new Error('eventsPerSecond must be a positive number');
+		if (!(options.eventsPerSecond > 0))
+			throw new Error('eventsPerSecond must be a positive number');
 		if (this.running) throw new Error('The shift is already running');
 		this.options = options;
 		this.startedAt = Date.now();
@@ -50,7 +51,10 @@ export class ScriptedShift {
 	private tick(): void {
 		const { eventsPerSecond, maxEvents = Infinity, durationMs = Infinity } = this.options;
 		const elapsed = Date.now() - this.startedAt;
-		const due = Math.min(Math.floor((Math.min(elapsed, durationMs) * eventsPerSecond) / 1000), maxEvents);
+		const due = Math.min(
+			Math.floor((Math.min(elapsed, durationMs) * eventsPerSecond) / 1000),
+			maxEvents,
+		);
 		while (this.emittedThisRun < due) {
 			const event = this.states.step(this.random.pick(this.data.agents));
 			this.events.push(event);

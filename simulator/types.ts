@@ -35,7 +35,8 @@ export interface RecordedRequest {
 	receivedAt: number;
 }
 
-export type FaultKind = 'latency' | 'status' | 'html' | 'truncatedJson' | 'errorBody' | 'reset' | 'empty';
+export type FaultKind =
+	'latency' | 'status' | 'html' | 'truncatedJson' | 'errorBody' | 'reset' | 'empty';
 
 export interface Fault {
 	operation?: string;

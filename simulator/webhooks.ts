@@ -21,7 +21,8 @@ export class WebhookHub {
 
 	register(receiver: WebhookReceiver): string {
 		const url = new URL(receiver.url);
-		if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`Webhook URL must be http(s): ${receiver.url}`);
+		if (url.protocol !== 'http:' && url.protocol !== 'https:')
+			throw new Error(`Webhook URL must be http(s): ${receiver.url}`);
 		const id = randomUUID();
 		this.receivers.set(id, { url: receiver.url, secret: receiver.secret, events: receiver.events });
 		return id;
@@ -41,7 +42,9 @@ export class WebhookHub {
 
 	/** Delivers to every receiver subscribed to the event; resolves with this event's deliveries. */
 	emit(event: AgentEvent): Promise<Delivery[]> {
-		const targets = [...this.receivers].filter(([, receiver]) => !receiver.events || receiver.events.includes(event.evento));
+		const targets = [...this.receivers].filter(
+			([, receiver]) => !receiver.events || receiver.events.includes(event.evento),
+		);
 		const all = Promise.all(targets.map(([id, receiver]) => this.deliver(id, receiver, event)));
 		this.inFlight.add(all);
 		void all.finally(() => this.inFlight.delete(all));
@@ -57,7 +60,11 @@ export class WebhookHub {
 		await this.dispatcher.close();
 	}
 
-	private async deliver(receiverId: string, receiver: WebhookReceiver, event: AgentEvent): Promise<Delivery> {
+	private async deliver(
+		receiverId: string,
+		receiver: WebhookReceiver,
+		event: AgentEvent,
+	): Promise<Delivery> {
 		const headers: Record<string, string> = { 'content-type': 'application/json' };
 		const secretSent = Boolean(receiver.secret);
 		if (receiver.secret) headers['x-webhook-secret'] = receiver.secret;
@@ -65,11 +72,19 @@ export class WebhookHub {
 		const signal = AbortSignal.timeout(this.timeoutMs);
 		const delivery: Delivery = { receiverId, event, ms: 0, secretSent };
 		try {
-			const response = await request(receiver.url, { method: 'POST', headers, body: JSON.stringify(event), dispatcher: this.dispatcher, signal });
+			const response = await request(receiver.url, {
+				method: 'POST',
+				headers,
+				body: JSON.stringify(event),
+				dispatcher: this.dispatcher,
+				signal,
+			});
 			await response.body.text();
 			delivery.status = response.statusCode;
 		} catch (error) {
-			delivery.error = signal.aborted ? 'timeout' : ((error as NodeJS.ErrnoException).code ?? (error as Error).message);
+			delivery.error = signal.aborted
+				? 'timeout'
+				: ((error as NodeJS.ErrnoException).code ?? (error as Error).message);
 		}
 		delivery.ms = Math.round((performance.now() - started) * 10) / 10;
 		this.deliveries.push(delivery);

@@ -49,7 +49,11 @@ async function once() {
 })().catch((error) => { console.error(error); process.exit(1); });
 `;
 
-export async function bareFetchRuns(request: BareRequest, runs: number, warmup = 1): Promise<BareSample[]> {
+export async function bareFetchRuns(
+	request: BareRequest,
+	runs: number,
+	warmup = 1,
+): Promise<BareSample[]> {
 	const { nodeBin } = await ensureRuntime();
 	const { stdout } = await promisify(execFile)(nodeBin, ['-e', SCRIPT], {
 		env: { PATH: process.env.PATH, BENCH_BARE: JSON.stringify({ ...request, runs, warmup }) },

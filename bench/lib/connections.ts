@@ -30,7 +30,8 @@ export class ServerTrafficCounter {
 	};
 
 	private readonly onRequest = (message: unknown) => {
-		if ((message as { request: IncomingMessage }).request.socket.localPort === this.port) this.traffic.requests++;
+		if ((message as { request: IncomingMessage }).request.socket.localPort === this.port)
+			this.traffic.requests++;
 	};
 
 	constructor(private readonly port: number) {

@@ -24,11 +24,13 @@ function statFields(file: string): string[] {
 }
 
 export function groupPids(pgid: number): number[] {
-	return readdirSync('/proc')
-		.filter((name) => /^\d+$/.test(name))
-		.map(Number)
-		// stat fields after the name: state, ppid, pgrp, …
-		.filter((pid) => Number(statFields(`/proc/${pid}/stat`)[2]) === pgid);
+	return (
+		readdirSync('/proc')
+			.filter((name) => /^\d+$/.test(name))
+			.map(Number)
+			// stat fields after the name: state, ppid, pgrp, …
+			.filter((pid) => Number(statFields(`/proc/${pid}/stat`)[2]) === pgid)
+	);
 }
 
 function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
@@ -45,7 +47,8 @@ export interface GroupMemory {
 
 export function groupMemory(pgid: number): GroupMemory {
 	const pids = groupPids(pgid);
-	const sum = (field: 'VmRSS' | 'VmHWM') => pids.reduce((total, pid) => total + statusKb(pid, field), 0) / 1024;
+	const sum = (field: 'VmRSS' | 'VmHWM') =>
+		pids.reduce((total, pid) => total + statusKb(pid, field), 0) / 1024;
 	return { rssMb: sum('VmRSS'), peakMb: sum('VmHWM') };
 }
 
@@ -70,7 +73,9 @@ export interface CpuTimes {
 function cpuMs(statFile: string): number {
 	const fields = statFields(statFile);
 	// utime and stime are fields 14 and 15 of stat, 12 and 13 after the name.
-	return fields.length ? ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND : 0;
+	return fields.length
+		? ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND
+		: 0;
 }
 
 export function cpuTimes(pgid: number): CpuTimes {

@@ -24,7 +24,11 @@ export function log(message: string): void {
 	process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
 }
 
-export async function startTarget(sim: DialerSimulator, secret: string, env: Record<string, string> = {}): Promise<Target> {
+export async function startTarget(
+	sim: DialerSimulator,
+	secret: string,
+	env: Record<string, string> = {},
+): Promise<Target> {
 	const n8n = await startN8n({ env: { N8N_LOG_LEVEL: 'warn', ...env } });
 	try {
 		const { api } = n8n;
@@ -38,8 +42,14 @@ export async function startTarget(sim: DialerSimulator, secret: string, env: Rec
 			reportUser: '',
 			reportPassword: '',
 		});
-		const apiToken = await api.createCredential('httpHeaderAuth', 'Dialer token', { name: 'Authorization', value: sim.token });
-		const webhookSecret = await api.createCredential('httpHeaderAuth', 'Webhook secret', { name: 'X-Webhook-Secret', value: secret });
+		const apiToken = await api.createCredential('httpHeaderAuth', 'Dialer token', {
+			name: 'Authorization',
+			value: sim.token,
+		});
+		const webhookSecret = await api.createCredential('httpHeaderAuth', 'Webhook secret', {
+			name: 'X-Webhook-Secret',
+			value: secret,
+		});
 		log(`n8n ${n8n.pid} ready in ${((n8n.timings.ready ?? 0) / 1000).toFixed(1)} s`);
 		return { n8n, api, dialer, apiToken, webhookSecret, stop: () => n8n.stop() };
 	} catch (error) {
@@ -105,10 +115,19 @@ export async function timeRuns(
 		resetPeaks(pgid);
 		const cpuBefore = cpuTimes(pgid).mainThreadMs;
 		const answer = await workflow.post(items);
-		if (answer.status !== 200) throw new Error(`run answered ${answer.status}: ${JSON.stringify(answer.body).slice(0, 500)}`);
+		if (answer.status !== 200)
+			throw new Error(
+				`run answered ${answer.status}: ${JSON.stringify(answer.body).slice(0, 500)}`,
+			);
 		const memory = groupMemory(pgid);
 		const mainThreadMs = cpuTimes(pgid).mainThreadMs - cpuBefore;
-		if (run >= warmup) samples.push({ ms: answer.ms, addedPeakMb: memory.peakMb - before, peakMb: memory.peakMb, mainThreadMs });
+		if (run >= warmup)
+			samples.push({
+				ms: answer.ms,
+				addedPeakMb: memory.peakMb - before,
+				peakMb: memory.peakMb,
+				mainThreadMs,
+			});
 	}
 	return samples;
 }

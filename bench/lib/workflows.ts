@@ -8,7 +8,13 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { request } from 'undici';
 
-import { linearConnections, type Credential, type N8nApi, type NodeSpec, type WorkflowNode } from '../../scripts/n8n/api';
+import {
+	linearConnections,
+	type Credential,
+	type N8nApi,
+	type NodeSpec,
+	type WorkflowNode,
+} from '../../scripts/n8n/api';
 
 export type Json = Record<string, unknown>;
 
@@ -33,7 +39,11 @@ export interface RunWorkflow {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function timedPost(url: string, body: unknown, headers: Record<string, string> = {}): Promise<TimedAnswer> {
+export async function timedPost(
+	url: string,
+	body: unknown,
+	headers: Record<string, string> = {},
+): Promise<TimedAnswer> {
 	const started = performance.now();
 	const res = await request(url, {
 		method: 'POST',
@@ -52,7 +62,10 @@ export async function timedPost(url: string, body: unknown, headers: Record<stri
 }
 
 /** A production webhook can answer 404 for a moment after activation. */
-export async function waitForWebhook(url: string, headers: Record<string, string> = {}): Promise<void> {
+export async function waitForWebhook(
+	url: string,
+	headers: Record<string, string> = {},
+): Promise<void> {
 	for (let attempt = 0; attempt < 100; attempt++) {
 		if ((await timedPost(url, {}, headers)).status !== 404) return;
 		await sleep(200);
@@ -61,11 +74,20 @@ export async function waitForWebhook(url: string, headers: Record<string, string
 }
 
 function place(nodes: NodeSpec[], first: number): WorkflowNode[] {
-	return nodes.map((node, index) => ({ ...node, position: node.position ?? [(index + first) * 220, 0] }));
+	return nodes.map((node, index) => ({
+		...node,
+		position: node.position ?? [(index + first) * 220, 0],
+	}));
 }
 
 export function settingsFor(save: SaveMode, timezone: string): Json {
-	return { saveDataSuccessExecution: save, saveDataErrorExecution: 'all', saveManualExecutions: false, timezone, executionOrder: 'v1' };
+	return {
+		saveDataSuccessExecution: save,
+		saveDataErrorExecution: 'all',
+		saveManualExecutions: false,
+		timezone,
+		executionOrder: 'v1',
+	};
 }
 
 /**
@@ -84,7 +106,13 @@ export async function createRunWorkflow(
 		type: 'n8n-nodes-base.webhook',
 		typeVersion: 2,
 		webhookId: path,
-		parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', responseData: options.answer, options: {} },
+		parameters: {
+			httpMethod: 'POST',
+			path,
+			responseMode: 'lastNode',
+			responseData: options.answer,
+			options: {},
+		},
 	};
 	const split: NodeSpec = {
 		name: 'Split Items',
@@ -139,7 +167,9 @@ export function httpRequestNode(
 			sendBody: true,
 			contentType: 'form-urlencoded',
 			specifyBody: 'keypair',
-			bodyParameters: { parameters: Object.entries(fields).map(([name, value]) => ({ name, value })) },
+			bodyParameters: {
+				parameters: Object.entries(fields).map(([name, value]) => ({ name, value })),
+			},
 			options: { response: { response: { responseFormat: 'json' } }, ...options },
 		},
 		credentials: { httpHeaderAuth: { id: credential.id, name: credential.name } },

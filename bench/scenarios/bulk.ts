@@ -11,7 +11,14 @@ import type { DialerSimulator } from '../../simulator/types';
 import type { ServerTrafficCounter } from '../lib/connections';
 import { summarize, type Summary } from '../lib/stats';
 import { log, timeRuns, type Target } from '../lib/target';
-import { createRunWorkflow, dialerNode, httpRequestNode, type Json, type RunWorkflow, type SaveMode } from '../lib/workflows';
+import {
+	createRunWorkflow,
+	dialerNode,
+	httpRequestNode,
+	type Json,
+	type RunWorkflow,
+	type SaveMode,
+} from '../lib/workflows';
 
 export interface BulkVariant {
 	name: string;
@@ -49,7 +56,11 @@ export async function runBulk(
 	const { parallel } = options;
 	const fields = { lote: '={{ $json.lote }}', fila: '={{ $json.fila }}' };
 	const url = `${sim.apiUrl}/changeLoteToFila`;
-	const variants: Array<{ name: string; description: string; nodes: Parameters<typeof createRunWorkflow>[1] }> = [
+	const variants: Array<{
+		name: string;
+		description: string;
+		nodes: Parameters<typeof createRunWorkflow>[1];
+	}> = [
 		{
 			name: `Dialer, Parallel Requests ${parallel}`,
 			description: `Batch → Move to Queue, Options → Parallel Requests ${parallel}`,
@@ -71,16 +82,34 @@ export async function runBulk(
 		{
 			name: `HTTP Request, batching ${parallel} / 1 ms`,
 			description: `Options → Batching: ${parallel} items per batch, 1 ms interval (the closest it has to a concurrency limit)`,
-			nodes: [httpRequestNode(target.apiToken, url, fields, { batching: { batch: { batchSize: parallel, batchInterval: 1 } } })],
+			nodes: [
+				httpRequestNode(target.apiToken, url, fields, {
+					batching: { batch: { batchSize: parallel, batchInterval: 1 } },
+				}),
+			],
 		},
 	];
 	const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 	const workflows: RunWorkflow[] = [];
 	for (const variant of variants) {
-		workflows.push(await createRunWorkflow(target.api, variant.nodes, { save: options.save, timezone, answer: 'noData', name: `bench bulk ${variant.name}` }));
+		workflows.push(
+			await createRunWorkflow(target.api, variant.nodes, {
+				save: options.save,
+				timezone,
+				answer: 'noData',
+				name: `bench bulk ${variant.name}`,
+			}),
+		);
 	}
 	const items = bulkItems(sim, options.items);
-	const samples = variants.map(() => ({ ms: [] as number[], cpu: [] as number[], memory: [] as number[], connections: [] as number[], open: [] as number[], requests: 0 }));
+	const samples = variants.map(() => ({
+		ms: [] as number[],
+		cpu: [] as number[],
+		memory: [] as number[],
+		connections: [] as number[],
+		open: [] as number[],
+		requests: 0,
+	}));
 	// One warm-up round, then `runs` rounds with the variants in turn.
 	for (let round = 0; round <= options.runs; round++) {
 		for (const [index, workflow] of workflows.entries()) {
@@ -88,8 +117,11 @@ export async function runBulk(
 			traffic.take();
 			const [sample] = await timeRuns(target, workflow, items, 1, { warmup: 0 });
 			const seen = traffic.take();
-			const moved = sim.requests.filter((r) => r.operation === 'changeLoteToFila' && r.status === 200).length;
-			if (moved !== items.length) throw new Error(`${variants[index].name}: ${moved} of ${items.length} batches moved`);
+			const moved = sim.requests.filter(
+				(r) => r.operation === 'changeLoteToFila' && r.status === 200,
+			).length;
+			if (moved !== items.length)
+				throw new Error(`${variants[index].name}: ${moved} of ${items.length} batches moved`);
 			if (round === 0) continue;
 			const into = samples[index];
 			into.ms.push(sample.ms);

@@ -27,7 +27,12 @@ interface Receiver {
 }
 
 /** The receiving workflow of a variant, active, its webhook answering. */
-export async function createReceiver(target: Target, variant: EventVariant, save: SaveMode, secret: string): Promise<Receiver> {
+export async function createReceiver(
+	target: Target,
+	variant: EventVariant,
+	save: SaveMode,
+	secret: string,
+): Promise<Receiver> {
 	const path = randomUUID();
 	let nodes: NodeSpec[];
 	let url = `${target.api.baseUrl}/webhook/${path}`;
@@ -51,8 +56,20 @@ export async function createReceiver(target: Target, variant: EventVariant, save
 				type: 'n8n-nodes-base.webhook',
 				typeVersion: 2,
 				webhookId: path,
-				parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', authentication: withAuth ? 'headerAuth' : 'none', options: {} },
-				...(withAuth ? { credentials: { httpHeaderAuth: { id: target.webhookSecret.id, name: target.webhookSecret.name } } } : {}),
+				parameters: {
+					httpMethod: 'POST',
+					path,
+					responseMode: 'onReceived',
+					authentication: withAuth ? 'headerAuth' : 'none',
+					options: {},
+				},
+				...(withAuth
+					? {
+							credentials: {
+								httpHeaderAuth: { id: target.webhookSecret.id, name: target.webhookSecret.name },
+							},
+						}
+					: {}),
 			},
 		];
 		if (withAuth) {
@@ -64,7 +81,12 @@ export async function createReceiver(target: Target, variant: EventVariant, save
 					conditions: {
 						options: { caseSensitive: true, leftValue: '', typeValidation: 'strict', version: 2 },
 						conditions: [
-							{ id: randomUUID(), leftValue: '={{ $json.body.evento }}', rightValue: WANTED, operator: { type: 'string', operation: 'equals' } },
+							{
+								id: randomUUID(),
+								leftValue: '={{ $json.body.evento }}',
+								rightValue: WANTED,
+								operator: { type: 'string', operation: 'equals' },
+							},
 						],
 						combinator: 'and',
 					},
@@ -76,7 +98,10 @@ export async function createReceiver(target: Target, variant: EventVariant, save
 	const workflow = await target.api.createWorkflow({
 		name: `bench events ${variant} ${save}`,
 		nodes: nodes.map((node, index) => ({ ...node, position: [index * 220, 0] })),
-		connections: nodes.length > 1 ? { Webhook: { main: [[{ node: 'Wanted Kind', type: 'main', index: 0 }]] } } : {},
+		connections:
+			nodes.length > 1
+				? { Webhook: { main: [[{ node: 'Wanted Kind', type: 'main', index: 0 }]] } }
+				: {},
 		settings: settingsFor(save, 'UTC'),
 	});
 	await target.api.activateWorkflow(workflow.id);
@@ -102,7 +127,8 @@ function acks(deliveries: Delivery[]): Acks {
 	const ms = deliveries.map((delivery) => delivery.ms);
 	return {
 		deliveries: deliveries.length,
-		failed: deliveries.filter((d) => !(d.status !== undefined && d.status >= 200 && d.status < 300)).length,
+		failed: deliveries.filter((d) => !(d.status !== undefined && d.status >= 200 && d.status < 300))
+			.length,
 		p50Ms: percentile(ms, 50),
 		p99Ms: percentile(ms, 99),
 		maxMs: Math.max(...ms),
@@ -116,13 +142,21 @@ export interface BurstRun extends Acks {
 }
 
 /** The simulator's burst (control API): `count` events over the kinds, at most `concurrency` in flight. */
-async function burst(sim: DialerSimulator, count: number, concurrency: number, kinds?: string[]): Promise<{ deliveries: Delivery[]; elapsedMs: number }> {
+async function burst(
+	sim: DialerSimulator,
+	count: number,
+	concurrency: number,
+	kinds?: string[],
+): Promise<{ deliveries: Delivery[]; elapsedMs: number }> {
 	const res = await request(`${sim.baseUrl}/__simulator/events`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },
 		body: JSON.stringify({ count, concurrency, ...(kinds ? { kinds } : {}) }),
 	});
-	const body = (await res.body.json()) as { deliveries: Delivery[]; summary: { elapsedMs: number } };
+	const body = (await res.body.json()) as {
+		deliveries: Delivery[];
+		summary: { elapsedMs: number };
+	};
 	if (res.statusCode !== 200) throw new Error(`burst answered ${res.statusCode}`);
 	return { deliveries: body.deliveries, elapsedMs: body.summary.elapsedMs };
 }
@@ -133,13 +167,24 @@ async function settledExecutions(target: Target, workflowId: string): Promise<nu
 	let previous = -1;
 	for (;;) {
 		const executions = await target.api.listExecutions(workflowId);
-		if ((executions.length === previous && executions.every((e) => e.stoppedAt)) || Date.now() > deadline) return executions.length;
+		if (
+			(executions.length === previous && executions.every((e) => e.stoppedAt)) ||
+			Date.now() > deadline
+		)
+			return executions.length;
 		previous = executions.length;
 		await new Promise((resolve) => setTimeout(resolve, 1000));
 	}
 }
 
-async function withReceiver<T>(target: Target, sim: DialerSimulator, variant: EventVariant, save: SaveMode, secret: string, work: (receiver: Receiver) => Promise<T>): Promise<T> {
+async function withReceiver<T>(
+	target: Target,
+	sim: DialerSimulator,
+	variant: EventVariant,
+	save: SaveMode,
+	secret: string,
+	work: (receiver: Receiver) => Promise<T>,
+): Promise<T> {
 	const receiver = await createReceiver(target, variant, save, secret);
 	const id = sim.webhooks.register({ url: receiver.url, secret: receiver.secret });
 	try {
@@ -150,17 +195,38 @@ async function withReceiver<T>(target: Target, sim: DialerSimulator, variant: Ev
 	}
 }
 
-export async function runBurst(target: Target, sim: DialerSimulator, variant: EventVariant, options: { count: number; concurrency: number; save: SaveMode; secret: string }): Promise<BurstRun> {
-	return await withReceiver(target, sim, variant, options.save, options.secret, async (receiver) => {
-		// The probe that waited for the webhook to answer may have started an execution.
-		const earlier = options.save === 'all' ? await settledExecutions(target, receiver.workflowId) : 0;
-		const before = cpuTimes(target.n8n.pid).mainThreadMs;
-		const { deliveries, elapsedMs } = await burst(sim, options.count, options.concurrency);
-		const cpu = cpuTimes(target.n8n.pid).mainThreadMs - before;
-		// With saving off n8n deletes successful executions: only saving on can count them.
-		const executions = options.save === 'all' ? (await settledExecutions(target, receiver.workflowId)) - earlier : NaN;
-		return { ...acks(deliveries), eventsPerSecond: (options.count * 1000) / elapsedMs, executions, mainThreadMsPerDelivery: cpu / options.count };
-	});
+export async function runBurst(
+	target: Target,
+	sim: DialerSimulator,
+	variant: EventVariant,
+	options: { count: number; concurrency: number; save: SaveMode; secret: string },
+): Promise<BurstRun> {
+	return await withReceiver(
+		target,
+		sim,
+		variant,
+		options.save,
+		options.secret,
+		async (receiver) => {
+			// The probe that waited for the webhook to answer may have started an execution.
+			const earlier =
+				options.save === 'all' ? await settledExecutions(target, receiver.workflowId) : 0;
+			const before = cpuTimes(target.n8n.pid).mainThreadMs;
+			const { deliveries, elapsedMs } = await burst(sim, options.count, options.concurrency);
+			const cpu = cpuTimes(target.n8n.pid).mainThreadMs - before;
+			// With saving off n8n deletes successful executions: only saving on can count them.
+			const executions =
+				options.save === 'all'
+					? (await settledExecutions(target, receiver.workflowId)) - earlier
+					: NaN;
+			return {
+				...acks(deliveries),
+				eventsPerSecond: (options.count * 1000) / elapsedMs,
+				executions,
+				mainThreadMsPerDelivery: cpu / options.count,
+			};
+		},
+	);
 }
 
 export interface DeliveryCost {
@@ -173,7 +239,13 @@ export interface DeliveryCost {
 }
 
 /** Main-thread CPU of single deliveries of one kind, `rounds` series of `count`. */
-export async function deliveryCost(target: Target, sim: DialerSimulator, variant: EventVariant, kind: 'ignored' | 'wanted', options: { count: number; rounds: number; save: SaveMode; secret: string }): Promise<DeliveryCost> {
+export async function deliveryCost(
+	target: Target,
+	sim: DialerSimulator,
+	variant: EventVariant,
+	kind: 'ignored' | 'wanted',
+	options: { count: number; rounds: number; save: SaveMode; secret: string },
+): Promise<DeliveryCost> {
 	const event = kind === 'wanted' ? WANTED : eventKinds[1];
 	return await withReceiver(target, sim, variant, options.save, options.secret, async () => {
 		const main: number[] = [];
@@ -187,9 +259,20 @@ export async function deliveryCost(target: Target, sim: DialerSimulator, variant
 			if (round === 0) continue;
 			main.push((after.mainThreadMs - before.mainThreadMs) / options.count);
 			group.push((after.groupMs - before.groupMs) / options.count);
-			ack.push(percentile(deliveries.map((d) => d.ms), 50));
+			ack.push(
+				percentile(
+					deliveries.map((d) => d.ms),
+					50,
+				),
+			);
 		}
-		return { variant, kind, mainThreadMs: summarize(main), groupMs: summarize(group), ackMs: summarize(ack) };
+		return {
+			variant,
+			kind,
+			mainThreadMs: summarize(main),
+			groupMs: summarize(group),
+			ackMs: summarize(ack),
+		};
 	});
 }
 
@@ -202,7 +285,12 @@ export interface RatePoint extends Acks {
 }
 
 /** Open-loop steady stream: one event every 1000/rate ms for `seconds`, kinds in turn. */
-export async function steadyRate(target: Target, sim: DialerSimulator, variant: EventVariant, options: { rate: number; seconds: number; save: SaveMode; secret: string }): Promise<RatePoint> {
+export async function steadyRate(
+	target: Target,
+	sim: DialerSimulator,
+	variant: EventVariant,
+	options: { rate: number; seconds: number; save: SaveMode; secret: string },
+): Promise<RatePoint> {
 	return await withReceiver(target, sim, variant, options.save, options.secret, async () => {
 		const count = Math.round(options.rate * options.seconds);
 		const interval = 1000 / options.rate;
@@ -215,12 +303,25 @@ export async function steadyRate(target: Target, sim: DialerSimulator, variant: 
 			// Sleep until this event's slot, measured from the start so delays do not add up.
 			const wait = started + index * interval - performance.now();
 			if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-			pending.push(sim.webhooks.emit(events.sample(eventKinds[index % eventKinds.length], sim.data.agents[index % sim.data.agents.length])));
+			pending.push(
+				sim.webhooks.emit(
+					events.sample(
+						eventKinds[index % eventKinds.length],
+						sim.data.agents[index % sim.data.agents.length],
+					),
+				),
+			);
 		}
 		const deliveries = (await Promise.all(pending)).flat();
 		const elapsed = performance.now() - started;
 		const cpu = cpuTimes(target.n8n.pid).mainThreadMs - before;
 		log(`events: ${variant} at ${options.rate}/s done`);
-		return { variant, targetRate: options.rate, achievedRate: (count * 1000) / elapsed, mainThreadLoad: cpu / elapsed, ...acks(deliveries) };
+		return {
+			variant,
+			targetRate: options.rate,
+			achievedRate: (count * 1000) / elapsed,
+			mainThreadLoad: cpu / elapsed,
+			...acks(deliveries),
+		};
 	});
 }

@@ -59,7 +59,8 @@ const compact = (epochMs: number) => formatIsoLocal(epochMs).replace(/\D/g, '');
 /** The form with the most fichas and the period holding its latest `rows` fichas (or all). */
 export function fichaCase(sim: DialerSimulator, rows: number): ReportCase {
 	const counts = new Map<number, number>();
-	for (const ficha of sim.data.fichas) counts.set(ficha.formId, (counts.get(ficha.formId) ?? 0) + 1);
+	for (const ficha of sim.data.fichas)
+		counts.set(ficha.formId, (counts.get(ficha.formId) ?? 0) + 1);
 	const [formId] = [...counts].sort((a, b) => b[1] - a[1])[0];
 	const fichas = sim.data.fichas.filter((ficha) => ficha.formId === formId);
 	const first = fichas[Math.max(0, fichas.length - rows)].data;
@@ -67,7 +68,9 @@ export function fichaCase(sim: DialerSimulator, rows: number): ReportCase {
 	// Whole seconds on both ends, as the API takes them.
 	const de = compact(first);
 	const ate = compact(last + 999);
-	const selected = fichas.filter((ficha) => ficha.data >= Math.floor(first / 1000) * 1000 && ficha.data <= last).length;
+	const selected = fichas.filter(
+		(ficha) => ficha.data >= Math.floor(first / 1000) * 1000 && ficha.data <= last,
+	).length;
 	return { operation: 'getFP1', rows: selected, items: [{ form: String(formId), de, ate }] };
 }
 
@@ -89,7 +92,13 @@ export function callCase(sim: DialerSimulator, agentCount = sim.data.agents.leng
 
 const period = { period: 'custom', start: '={{ $json.de }}', end: '={{ $json.ate }}' };
 
-function variantNodes(target: Target, sim: DialerSimulator, operation: ReportOperation, variant: ReportVariant, parallel: number): NodeSpec[] {
+function variantNodes(
+	target: Target,
+	sim: DialerSimulator,
+	operation: ReportOperation,
+	variant: ReportVariant,
+	parallel: number,
+): NodeSpec[] {
 	if (operation === 'getFP1') {
 		if (variant === 'dialer') {
 			return [
@@ -106,7 +115,12 @@ function variantNodes(target: Target, sim: DialerSimulator, operation: ReportOpe
 			];
 		}
 		return [
-			httpRequestNode(target.apiToken, `${sim.apiUrl}/getFP1`, { form: '={{ $json.form }}', de: '={{ $json.de }}', ate: '={{ $json.ate }}', formato: 'json' }),
+			httpRequestNode(target.apiToken, `${sim.apiUrl}/getFP1`, {
+				form: '={{ $json.form }}',
+				de: '={{ $json.de }}',
+				ate: '={{ $json.ate }}',
+				formato: 'json',
+			}),
 			splitOutNode('data'),
 		];
 	}
@@ -136,25 +150,43 @@ function variantNodes(target: Target, sim: DialerSimulator, operation: ReportOpe
 	];
 }
 
-function reportWorkflow(target: Target, sim: DialerSimulator, reportCase: ReportCase, variant: ReportVariant, save: SaveMode, answer: 'noData' | 'allEntries') {
-	return createRunWorkflow(target.api, variantNodes(target, sim, reportCase.operation, variant, reportCase.items.length), {
-		save,
-		timezone: Intl.DateTimeFormat().resolvedOptions().timeZone,
-		answer,
-		name: `bench ${reportCase.operation} ${variant} ${save} ${answer}`,
-	});
+function reportWorkflow(
+	target: Target,
+	sim: DialerSimulator,
+	reportCase: ReportCase,
+	variant: ReportVariant,
+	save: SaveMode,
+	answer: 'noData' | 'allEntries',
+) {
+	return createRunWorkflow(
+		target.api,
+		variantNodes(target, sim, reportCase.operation, variant, reportCase.items.length),
+		{
+			save,
+			timezone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+			answer,
+			name: `bench ${reportCase.operation} ${variant} ${save} ${answer}`,
+		},
+	);
 }
 
 /**
  * Both variants must turn the same small answer into one item per row: the check catches a
  * Split Out that yields one item because HTTP Request left the body unparsed.
  */
-async function checkItems(target: Target, sim: DialerSimulator, check: ReportCase, variant: ReportVariant): Promise<void> {
+async function checkItems(
+	target: Target,
+	sim: DialerSimulator,
+	check: ReportCase,
+	variant: ReportVariant,
+): Promise<void> {
 	const workflow = await reportWorkflow(target, sim, check, variant, 'none', 'allEntries');
 	const answer = await workflow.post(check.items);
 	const items = Array.isArray(answer.body) ? answer.body : [];
 	if (answer.status !== 200 || items.length !== check.rows) {
-		throw new Error(`${variant} ${check.operation}: ${items.length} items for ${check.rows} rows (HTTP ${answer.status})`);
+		throw new Error(
+			`${variant} ${check.operation}: ${items.length} items for ${check.rows} rows (HTTP ${answer.status})`,
+		);
 	}
 }
 
@@ -172,10 +204,16 @@ function bareRequest(sim: DialerSimulator, reportCase: ReportCase): BareRequest 
 	return {
 		url: `${sim.apiUrl}/${reportCase.operation}`,
 		token: sim.token,
-		bodies: reportCase.items.map((item) =>
-			(fp1
-				? { form: String(item.form), de: String(item.de), ate: String(item.ate), formato: 'json' }
-				: { tipo_entidade: 'A', ramal_agente: String(item.agent), de: String(item.de), ate: String(item.ate) }) as Record<string, string>,
+		bodies: reportCase.items.map(
+			(item) =>
+				(fp1
+					? { form: String(item.form), de: String(item.de), ate: String(item.ate), formato: 'json' }
+					: {
+							tipo_entidade: 'A',
+							ramal_agente: String(item.agent),
+							de: String(item.de),
+							ate: String(item.ate),
+						}) as Record<string, string>,
 		),
 		rowsPath: fp1 ? 'data' : 'data.chamadas',
 	};
@@ -184,8 +222,12 @@ function bareRequest(sim: DialerSimulator, reportCase: ReportCase): BareRequest 
 export async function bareRuns(sim: DialerSimulator, reportCase: ReportCase, runs: number) {
 	const samples = await bareFetchRuns(bareRequest(sim, reportCase), runs);
 	const rows = samples[0]?.rows;
-	if (rows !== reportCase.rows) throw new Error(`bare ${reportCase.operation}: ${rows} rows, expected ${reportCase.rows}`);
-	return { ms: summarize(samples.map((s) => s.ms)), addedPeakMb: summarize(samples.map((s) => s.addedPeakMb)) };
+	if (rows !== reportCase.rows)
+		throw new Error(`bare ${reportCase.operation}: ${rows} rows, expected ${reportCase.rows}`);
+	return {
+		ms: summarize(samples.map((s) => s.ms)),
+		addedPeakMb: summarize(samples.map((s) => s.addedPeakMb)),
+	};
 }
 
 export interface ReportPlan {
@@ -195,7 +237,12 @@ export interface ReportPlan {
 }
 
 /** Without `shared`, each variant and save mode gets a fresh n8n. */
-export async function runReports(sim: DialerSimulator, secret: string, plan: ReportPlan, shared?: Target): Promise<ReportResult[]> {
+export async function runReports(
+	sim: DialerSimulator,
+	secret: string,
+	plan: ReportPlan,
+	shared?: Target,
+): Promise<ReportResult[]> {
 	const results: ReportResult[] = [];
 	for (const { measured, check } of plan.cases) {
 		log(`${measured.operation}: bare fetch + JSON.parse, ${measured.rows} rows`);
@@ -213,17 +260,33 @@ export async function runReports(sim: DialerSimulator, secret: string, plan: Rep
 				variants.push({ variant, save, ...summarizeRuns(samples) });
 			}
 		}
-		results.push({ operation: measured.operation, rows: measured.rows, requests: measured.items.length, bare, variants });
+		results.push({
+			operation: measured.operation,
+			rows: measured.rows,
+			requests: measured.items.length,
+			bare,
+			variants,
+		});
 	}
 	return results;
 }
 
 /** Time and memory against size, save mode none: one n8n per variant, sizes ascending. */
-export async function runCurve(sim: DialerSimulator, secret: string, sizes: number[], runs: number, shared?: Target): Promise<CurvePoint[]> {
+export async function runCurve(
+	sim: DialerSimulator,
+	secret: string,
+	sizes: number[],
+	runs: number,
+	shared?: Target,
+): Promise<CurvePoint[]> {
 	const points: CurvePoint[] = [];
 	const cases = sizes.map((rows) => fichaCase(sim, rows));
 	for (const reportCase of cases) {
-		points.push({ rows: reportCase.rows, variant: 'bare', ...(await bareRuns(sim, reportCase, runs)) });
+		points.push({
+			rows: reportCase.rows,
+			variant: 'bare',
+			...(await bareRuns(sim, reportCase, runs)),
+		});
 	}
 	for (const variant of ['dialer', 'generic'] as const) {
 		log(`curve: ${variant}, ${cases.map((c) => c.rows).join(', ')} rows`);

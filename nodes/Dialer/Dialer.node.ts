@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import * as agent from './actions/agent/Agent.resource';
@@ -35,11 +40,23 @@ export class Dialer implements INodeType {
 				noDataExpression: true,
 				options: [
 					{ name: 'Agent', value: 'agent', description: 'Agents logged in to the dialer' },
-					{ name: 'Audio', value: 'audio', description: 'Recorded messages played by queues and IVRs' },
-					{ name: 'Batch', value: 'batch', description: 'Batches (lotes) of prospects dialed by a queue' },
+					{
+						name: 'Audio',
+						value: 'audio',
+						description: 'Recorded messages played by queues and IVRs',
+					},
+					{
+						name: 'Batch',
+						value: 'batch',
+						description: 'Batches (lotes) of prospects dialed by a queue',
+					},
 					{ name: 'Call', value: 'call', description: 'Calls in progress on extensions' },
 					{ name: 'Queue', value: 'queue', description: 'Outbound dialing queues' },
-					{ name: 'Report', value: 'report', description: 'Filled forms, classifications, call history and inbound calls' },
+					{
+						name: 'Report',
+						value: 'report',
+						description: 'Filled forms, classifications, call history and inbound calls',
+					},
 					{ name: 'Team', value: 'team', description: 'Teams of agents' },
 				],
 				default: 'report',

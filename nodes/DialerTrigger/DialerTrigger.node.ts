@@ -48,7 +48,7 @@ export class DialerTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'Paste the Production URL above into the webhook settings of the dialer console and choose the same events there. Set a Secret there and the same value as Webhook Secret in this node\'s credential: without one, anyone who learns the URL can start this workflow. The Test URL only works while this node is listening for a test event in the editor.',
+					"Paste the Production URL above into the webhook settings of the dialer console and choose the same events there. Set a Secret there and the same value as Webhook Secret in this node's credential: without one, anyone who learns the URL can start this workflow. The Test URL only works while this node is listening for a test event in the editor.",
 				name: 'notice',
 				type: 'notice',
 				default: '',
@@ -125,9 +125,11 @@ export class DialerTrigger implements INodeType {
 		const { payload } = check;
 
 		// New server events must never break workflows: acknowledge and skip them.
-		if (!isKnownEventCode(payload.evento)) return answer(200, { received: true, ignored: 'unknown event' });
+		if (!isKnownEventCode(payload.evento))
+			return answer(200, { received: true, ignored: 'unknown event' });
 		const events = this.getNodeParameter('events', []) as string[];
-		if (!events.includes(payload.evento)) return answer(200, { received: true, ignored: 'event not selected' });
+		if (!events.includes(payload.evento))
+			return answer(200, { received: true, ignored: 'event not selected' });
 		const options = this.getNodeParameter('options', {}) as IDataObject;
 		let agentIds: ReadonlySet<number> | undefined;
 		try {

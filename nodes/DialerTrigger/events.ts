@@ -15,12 +15,14 @@ export const AGENT_EVENTS = [
 	{
 		name: 'Agent Paused',
 		value: 'agente.pause_in',
-		description: 'An agent entered a pause; carries the pause ID, its start and its duration limits',
+		description:
+			'An agent entered a pause; carries the pause ID, its start and its duration limits',
 	},
 	{
 		name: 'Agent Resumed From Pause',
 		value: 'agente.pause_out',
-		description: 'An agent left a pause; the state is online, or busy if a call was already in progress',
+		description:
+			'An agent left a pause; the state is online, or busy if a call was already in progress',
 	},
 	{
 		name: 'Agent Busy',
@@ -56,8 +58,7 @@ export interface AgentEventPayload extends IDataObject {
 }
 
 export type PayloadCheck =
-	| { valid: true; payload: AgentEventPayload }
-	| { valid: false; reason: string };
+	{ valid: true; payload: AgentEventPayload } | { valid: false; reason: string };
 
 function isPlainObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -108,7 +109,9 @@ export function parseAgentIds(text: string): ReadonlySet<number> | undefined {
 	const ids = new Set<number>();
 	for (const entry of entries) {
 		if (!/^\d+$/.test(entry) || !Number.isSafeInteger(Number(entry))) {
-			throw new Error(`"${entry}" is not an agent ID: use whole numbers separated by commas, e.g. 12, 34`);
+			throw new Error(
+				`"${entry}" is not an agent ID: use whole numbers separated by commas, e.g. 12, 34`,
+			);
 		}
 		ids.add(Number(entry));
 	}

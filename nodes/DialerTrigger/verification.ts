@@ -68,7 +68,10 @@ export class SecretDigestCache {
 	}
 
 	/** Concurrent deliveries share one credential read instead of each paying for it. */
-	private async load(credentialId: string, loadSecret: () => Promise<unknown>): Promise<SecretDigest> {
+	private async load(
+		credentialId: string,
+		loadSecret: () => Promise<unknown>,
+	): Promise<SecretDigest> {
 		const entry: CachedDigest = {
 			loadedAt: this.now(),
 			digest: loadSecret().then(digestSecret),

@@ -83,7 +83,9 @@ export class N8nApiError extends Error {
 		readonly status: number,
 		readonly body: unknown,
 	) {
-		super(`${method} ${path} answered ${status}: ${typeof body === 'string' ? body : JSON.stringify(body)}`);
+		super(
+			`${method} ${path} answered ${status}: ${typeof body === 'string' ? body : JSON.stringify(body)}`,
+		);
 	}
 }
 
@@ -218,7 +220,10 @@ export class N8nApi {
 	}
 
 	/** Saves `data` as a throw-away credential, tests it like the editor, deletes it. */
-	async testCredentialData(type: string, data: Record<string, unknown>): Promise<CredentialTestResult> {
+	async testCredentialData(
+		type: string,
+		data: Record<string, unknown>,
+	): Promise<CredentialTestResult> {
 		const credential = await this.createCredential(type, `test ${randomUUID().slice(0, 8)}`, data);
 		try {
 			return await this.testCredential(credential.id);
@@ -230,7 +235,9 @@ export class N8nApi {
 	// Loaded types, as the editor fetches them at start-up
 
 	async nodeTypeNames(): Promise<string[]> {
-		const res = await this.send<Array<{ name: string }>>('GET', '/types/nodes.json', { cookie: this.cookie ?? '' });
+		const res = await this.send<Array<{ name: string }>>('GET', '/types/nodes.json', {
+			cookie: this.cookie ?? '',
+		});
 		if (res.status !== 200) throw new N8nApiError('GET', '/types/nodes.json', res.status, res.body);
 		return res.body.map((t) => t.name);
 	}
@@ -239,14 +246,18 @@ export class N8nApi {
 		const res = await this.send<Array<{ name: string }>>('GET', '/types/credentials.json', {
 			cookie: this.cookie ?? '',
 		});
-		if (res.status !== 200) throw new N8nApiError('GET', '/types/credentials.json', res.status, res.body);
+		if (res.status !== 200)
+			throw new N8nApiError('GET', '/types/credentials.json', res.status, res.body);
 		return res.body.map((t) => t.name);
 	}
 
 	// Workflows and executions
 
 	createWorkflow(workflow: WorkflowInput): Promise<Workflow> {
-		return this.public<Workflow>('POST', '/workflows', { ...workflow, settings: workflow.settings ?? {} });
+		return this.public<Workflow>('POST', '/workflows', {
+			...workflow,
+			settings: workflow.settings ?? {},
+		});
 	}
 
 	activateWorkflow(id: string): Promise<Workflow> {
@@ -265,7 +276,8 @@ export class N8nApi {
 				await this.public('DELETE', `/workflows/${id}`);
 				return;
 			} catch (error) {
-				if (!(error instanceof N8nApiError && error.status === 409) || Date.now() > deadline) throw error;
+				if (!(error instanceof N8nApiError && error.status === 409) || Date.now() > deadline)
+					throw error;
 				await sleep(200);
 			}
 		}
@@ -275,7 +287,11 @@ export class N8nApi {
 		const executions: Execution[] = [];
 		let cursor: string | undefined;
 		do {
-			const query = new URLSearchParams({ workflowId, includeData: String(includeData), limit: '250' });
+			const query = new URLSearchParams({
+				workflowId,
+				includeData: String(includeData),
+				limit: '250',
+			});
 			if (cursor) query.set('cursor', cursor);
 			const page = await this.public<{ data: Execution[]; nextCursor: string | null }>(
 				'GET',
@@ -292,13 +308,19 @@ export class N8nApi {
 	}
 
 	/** Polls until the workflow has at least `count` finished executions (any outcome). */
-	async waitForExecutions(workflowId: string, count: number, timeoutMs = 30000): Promise<Execution[]> {
+	async waitForExecutions(
+		workflowId: string,
+		count: number,
+		timeoutMs = 30000,
+	): Promise<Execution[]> {
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
 			const done = (await this.listExecutions(workflowId, true)).filter((e) => e.stoppedAt);
 			if (done.length >= count) return done;
 			if (Date.now() > deadline) {
-				throw new Error(`workflow ${workflowId}: ${done.length} of ${count} executions after ${timeoutMs} ms`);
+				throw new Error(
+					`workflow ${workflowId}: ${done.length} of ${count} executions after ${timeoutMs} ms`,
+				);
 			}
 			await sleep(250);
 		}
@@ -312,7 +334,11 @@ export class N8nApi {
 	 */
 	async createWebhookWorkflow(
 		nodes: NodeSpec[],
-		options: { name?: string; connections?: WorkflowConnections; settings?: Record<string, unknown> } = {},
+		options: {
+			name?: string;
+			connections?: WorkflowConnections;
+			settings?: Record<string, unknown>;
+		} = {},
 	): Promise<WebhookWorkflow> {
 		const path = randomUUID();
 		const webhook: WorkflowNode = {
@@ -321,10 +347,20 @@ export class N8nApi {
 			typeVersion: 2,
 			position: [0, 0],
 			webhookId: path,
-			parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', responseData: 'allEntries', options: {} },
+			parameters: {
+				httpMethod: 'POST',
+				path,
+				responseMode: 'lastNode',
+				responseData: 'allEntries',
+				options: {},
+			},
 		};
-		if (nodes.length === 0) throw new Error('createWebhookWorkflow needs at least one node after the webhook');
-		const placed = nodes.map((n, i): WorkflowNode => ({ ...n, position: n.position ?? [(i + 1) * 220, 0] }));
+		if (nodes.length === 0)
+			throw new Error('createWebhookWorkflow needs at least one node after the webhook');
+		const placed = nodes.map((n, i): WorkflowNode => ({
+			...n,
+			position: n.position ?? [(i + 1) * 220, 0],
+		}));
 		const connections = {
 			...linearConnections([webhook.name, placed[0].name]),
 			...(options.connections ?? linearConnections(placed.map((n) => n.name))),
@@ -363,7 +399,11 @@ export class N8nApi {
 	}
 
 	/** A production webhook can answer 404 for a moment right after activation: retry that only. */
-	private async postWebhook<T>(url: string, body: unknown, timeoutMs = 10000): Promise<HttpResult<T>> {
+	private async postWebhook<T>(
+		url: string,
+		body: unknown,
+		timeoutMs = 10000,
+	): Promise<HttpResult<T>> {
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
 			const res = await request(url, {
@@ -371,7 +411,11 @@ export class N8nApi {
 				headers: { 'content-type': 'application/json' },
 				body: JSON.stringify(body),
 			});
-			const parsed = { status: res.statusCode, headers: res.headers, body: (await readBody(res.body)) as T };
+			const parsed = {
+				status: res.statusCode,
+				headers: res.headers,
+				body: (await readBody(res.body)) as T,
+			};
 			if (parsed.status !== 404 || Date.now() > deadline) return parsed;
 			await sleep(200);
 		}

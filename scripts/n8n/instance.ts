@@ -5,7 +5,15 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	closeSync,
+	existsSync,
+	openSync,
+	readFileSync,
+	readdirSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -121,13 +129,16 @@ export async function reapLeftovers(rt: N8nRuntime): Promise<void> {
 	if (!existsSync(dir)) return;
 	for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
 		const recordFile = path.join(dir, file);
-		const record = JSON.parse(await readFile(recordFile, 'utf8').catch(() => '{}')) as Partial<PidRecord>;
+		const record = JSON.parse(
+			await readFile(recordFile, 'utf8').catch(() => '{}'),
+		) as Partial<PidRecord>;
 		if (!record.pid || (record.ownerPid && isAlive(record.ownerPid))) continue;
 		if (runsN8n(record.pid, record.n8nBin ?? '')) {
 			log(`reaping leftover n8n ${record.pid} of dead run ${record.ownerPid}`);
 			await stopGroup(record.pid);
 		}
-		if (record.userFolder && !record.keepUserFolder) await rm(record.userFolder, { recursive: true, force: true });
+		if (record.userFolder && !record.keepUserFolder)
+			await rm(record.userFolder, { recursive: true, force: true });
 		await rm(recordFile, { force: true });
 	}
 }
@@ -138,7 +149,9 @@ export async function packProject(destination: string, build: boolean): Promise<
 	if (!existsSync(path.join(PROJECT_ROOT, 'dist'))) {
 		throw new Error('dist/ is missing: run `npm run build` first (or pass build: true)');
 	}
-	const out = await run('npm', ['pack', '--json', '--pack-destination', destination], { cwd: PROJECT_ROOT });
+	const out = await run('npm', ['pack', '--json', '--pack-destination', destination], {
+		cwd: PROJECT_ROOT,
+	});
 	const [{ filename }] = JSON.parse(out) as Array<{ filename: string }>;
 	return path.join(destination, filename);
 }
@@ -153,14 +166,29 @@ export async function installPackage(userFolder: string, tarball: string): Promi
 	);
 	await run(
 		'npm',
-		['install', '--omit=dev', '--omit=peer', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline', tarball],
+		[
+			'install',
+			'--omit=dev',
+			'--omit=peer',
+			'--ignore-scripts',
+			'--no-audit',
+			'--no-fund',
+			'--prefer-offline',
+			tarball,
+		],
 		{ cwd: nodesDir, env: cleanNpmEnv() },
 	);
 }
 
 export function n8nEnv(
 	rt: N8nRuntime,
-	config: { userFolder: string; port: number; brokerPort: number; email: string; passwordHash: string },
+	config: {
+		userFolder: string;
+		port: number;
+		brokerPort: number;
+		email: string;
+		passwordHash: string;
+	},
 	extra: Record<string, string>,
 ): NodeJS.ProcessEnv {
 	return {
@@ -203,12 +231,18 @@ export function n8nEnv(
 }
 
 /** Polls `{baseUrl}/healthz/readiness` (main, webhook processor, or a worker's health server). */
-export async function waitForReady(baseUrl: string, child: ChildProcess, logFile: string): Promise<void> {
+export async function waitForReady(
+	baseUrl: string,
+	child: ChildProcess,
+	logFile: string,
+): Promise<void> {
 	const deadline = Date.now() + READY_TIMEOUT_MS;
 	while (Date.now() < deadline) {
 		if (child.exitCode !== null || child.signalCode !== null) {
 			const tail = readFileSync(logFile, 'utf8').split('\n').slice(-30).join('\n');
-			throw new Error(`n8n exited (${child.exitCode ?? child.signalCode}) before it was ready:\n${tail}`);
+			throw new Error(
+				`n8n exited (${child.exitCode ?? child.signalCode}) before it was ready:\n${tail}`,
+			);
 		}
 		try {
 			const res = await request(`${baseUrl}/healthz/readiness`);
@@ -273,9 +307,9 @@ function installExitHooks(): void {
 	// A process killed by a signal emits no 'exit': clean up, then die of the same signal.
 	for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 		process.once(signal, () => {
-			void Promise.allSettled([...running.keys()].map((pid) => shutdown(pid, undefined, 3000))).then(() =>
-				process.kill(process.pid, signal),
-			);
+			void Promise.allSettled(
+				[...running.keys()].map((pid) => shutdown(pid, undefined, 3000)),
+			).then(() => process.kill(process.pid, signal));
 		});
 	}
 }
@@ -296,7 +330,13 @@ export interface N8nProcess {
  */
 export async function spawnN8n(
 	rt: N8nRuntime,
-	options: { command: string; args?: string[]; userFolder: string; env: NodeJS.ProcessEnv; keepUserFolder?: boolean },
+	options: {
+		command: string;
+		args?: string[];
+		userFolder: string;
+		env: NodeJS.ProcessEnv;
+		keepUserFolder?: boolean;
+	},
 ): Promise<N8nProcess> {
 	const { userFolder } = options;
 	await mkdir(path.join(userFolder, 'tmp'), { recursive: true });
@@ -315,7 +355,13 @@ export async function spawnN8n(
 	child.unref();
 
 	const keep = options.keepUserFolder ?? false;
-	const record: PidRecord = { pid: pgid, ownerPid: process.pid, userFolder, keepUserFolder: keep, n8nBin: rt.n8nBin };
+	const record: PidRecord = {
+		pid: pgid,
+		ownerPid: process.pid,
+		userFolder,
+		keepUserFolder: keep,
+		n8nBin: rt.n8nBin,
+	};
 	await mkdir(pidDir(rt), { recursive: true });
 	const pidFile = path.join(pidDir(rt), `${pgid}.json`);
 	writeFileSync(pidFile, JSON.stringify(record));
@@ -360,7 +406,13 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8nInstan
 		const ownerPassword = `E2e-${randomBytes(12).toString('hex')}-Pw1`;
 		const env = n8nEnv(
 			rt,
-			{ userFolder, port, brokerPort, email: ownerEmail, passwordHash: bcrypt.hashSync(ownerPassword, 10) },
+			{
+				userFolder,
+				port,
+				brokerPort,
+				email: ownerEmail,
+				passwordHash: bcrypt.hashSync(ownerPassword, 10),
+			},
 			options.env ?? {},
 		);
 		const baseUrl = `http://${HOST}:${port}`;
@@ -377,7 +429,9 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8nInstan
 
 		await waitForReady(baseUrl, child, logFile);
 		timings.ready = Date.now() - startedAt;
-		const api = await time('provision', () => N8nApi.connect({ baseUrl, email: ownerEmail, password: ownerPassword }));
+		const api = await time('provision', () =>
+			N8nApi.connect({ baseUrl, email: ownerEmail, password: ownerPassword }),
+		);
 
 		const pid = pgid;
 		return {

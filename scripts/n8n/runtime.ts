@@ -156,7 +156,10 @@ async function ensurePart(dir: string, label: string, install: () => Promise<voi
 
 async function installNode(rt: N8nRuntime): Promise<void> {
 	const cwd = rt.nodePrefix;
-	await run('npm', ['install', '--prefix', cwd, '--no-save', NODE_PACKAGE], { cwd, env: cleanNpmEnv() });
+	await run('npm', ['install', '--prefix', cwd, '--no-save', NODE_PACKAGE], {
+		cwd,
+		env: cleanNpmEnv(),
+	});
 	const version = (await run(rt.nodeBin, ['--version'], { cwd })).trim();
 	if (!version.startsWith('v24.')) throw new Error(`expected Node 24, got ${version}`);
 	log(`Node ${version}`);
@@ -180,15 +183,15 @@ async function installN8n(rt: N8nRuntime): Promise<void> {
 	// A rebuild that silently did nothing only shows when n8n opens its database: check now.
 	await run(rt.nodeBin, ['-e', "require('sqlite3'); require('isolated-vm')"], { cwd, env });
 	const version = (await run(rt.nodeBin, [rt.n8nBin, '--version'], { cwd, env })).trim();
-	if (!version.split('\n').includes(N8N_VERSION)) throw new Error(`expected n8n ${N8N_VERSION}, got ${version}`);
+	if (!version.split('\n').includes(N8N_VERSION))
+		throw new Error(`expected n8n ${N8N_VERSION}, got ${version}`);
 }
 
 /** Installs what is missing (about 3 min cold) and returns the paths; instant when cached. */
 export async function ensureRuntime(root = cacheDir()): Promise<N8nRuntime> {
 	const rt = runtimePaths(root);
 	const complete = () =>
-		existsSync(path.join(rt.nodePrefix, MARKER)) &&
-		existsSync(path.join(rt.n8nDir, MARKER));
+		existsSync(path.join(rt.nodePrefix, MARKER)) && existsSync(path.join(rt.n8nDir, MARKER));
 	if (complete()) return rt;
 	return withLock(root, async () => {
 		await ensurePart(rt.nodePrefix, NODE_PACKAGE, () => installNode(rt));

@@ -24,7 +24,12 @@ import {
 } from './burst';
 import { startQueueMode, type QueueModeStack } from './stack';
 
-async function measure(stack: QueueModeStack, events: number, concurrency: number, firstSeq: number) {
+async function measure(
+	stack: QueueModeStack,
+	events: number,
+	concurrency: number,
+	firstSeq: number,
+) {
 	const sim = await startSimulator();
 	try {
 		const secret = `bench-${randomUUID()}`;
@@ -38,16 +43,30 @@ async function measure(stack: QueueModeStack, events: number, concurrency: numbe
 		});
 		const flow = await createAgentEventFlow(stack.api, credential);
 		sim.webhooks.register({ url: flow.url, secret });
-		const burstOf = burstEvents(events, sim.data.agents.map((a) => a.id), firstSeq);
+		const burstOf = burstEvents(
+			events,
+			sim.data.agents.map((a) => a.id),
+			firstSeq,
+		);
 		const burst = await deliverBurst(sim, burstOf, { concurrency });
 		// A delivery the sender gave up on may or may not have started an execution.
-		const expected = burst.deliveries.filter((d) => d.status === 200 && SELECTED_EVENTS.includes(d.event.evento)).length;
+		const expected = burst.deliveries.filter(
+			(d) => d.status === 200 && SELECTED_EVENTS.includes(d.event.evento),
+		).length;
 		const executions = await waitForEnded(stack.api, flow.workflow.id, expected, 600_000);
-		const byWorker = startedByWorker(stack.workers.map((w) => ({ name: w.name, logFile: w.process.logFile })));
+		const byWorker = startedByWorker(
+			stack.workers.map((w) => ({ name: w.name, logFile: w.process.logFile })),
+		);
 		const split = countBy(executions, (e) => (byWorker.get(e.id) ?? ['unknown']).join('+'));
 		const deliveries = countBy(burst.deliveries, deliveryOutcome);
 		await stack.api.deactivateWorkflow(flow.workflow.id);
-		return { workers: stack.workers.length, deliveries, accepted: expected, split, ...throughput(burst, events, executions) };
+		return {
+			workers: stack.workers.length,
+			deliveries,
+			accepted: expected,
+			split,
+			...throughput(burst, events, executions),
+		};
 	} finally {
 		await sim.close();
 	}
@@ -67,12 +86,20 @@ async function main(): Promise<void> {
 	const stack = await startQueueMode({ workers: 1, build: !values['skip-build'] });
 	try {
 		const setupSeconds = (Date.now() - started) / 1000;
-		console.log(`queue mode ready in ${setupSeconds.toFixed(1)} s ${JSON.stringify(stack.timings)}`);
+		console.log(
+			`queue mode ready in ${setupSeconds.toFixed(1)} s ${JSON.stringify(stack.timings)}`,
+		);
 		const one = await measure(stack, events, concurrency, 0);
-		console.log(formatThroughput('1 worker', one), JSON.stringify({ deliveries: one.deliveries, split: one.split }));
+		console.log(
+			formatThroughput('1 worker', one),
+			JSON.stringify({ deliveries: one.deliveries, split: one.split }),
+		);
 		await stack.startWorker();
 		const two = await measure(stack, events, concurrency, events);
-		console.log(formatThroughput('2 workers', two), JSON.stringify({ deliveries: two.deliveries, split: two.split }));
+		console.log(
+			formatThroughput('2 workers', two),
+			JSON.stringify({ deliveries: two.deliveries, split: two.split }),
+		);
 		console.log(JSON.stringify({ setupSeconds, concurrency, runs: [one, two] }, null, '\t'));
 	} finally {
 		await stack.stop();

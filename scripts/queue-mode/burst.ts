@@ -16,7 +16,9 @@ export const TRIGGER = 'Dialer Trigger';
 export const LOOKUP = 'Agent Teams';
 const ALL_EVENTS: readonly string[] = eventKinds;
 /** What the workflow listens to; ringing and online are acknowledged and ignored. */
-export const SELECTED_EVENTS = ALL_EVENTS.filter((kind) => kind !== 'agente.ringing' && kind !== 'agente.online');
+export const SELECTED_EVENTS = ALL_EVENTS.filter(
+	(kind) => kind !== 'agente.ringing' && kind !== 'agente.online',
+);
 /** Every this-many-th event is malformed (usuario_id as text): the trigger answers 400. */
 const MALFORMED_EVERY = 100;
 
@@ -29,7 +31,10 @@ export interface AgentEventFlow {
 }
 
 /** Creates and activates the workflow, and waits until the webhook processor serves its URL. */
-export async function createAgentEventFlow(api: N8nApi, credential: Credential): Promise<AgentEventFlow> {
+export async function createAgentEventFlow(
+	api: N8nApi,
+	credential: Credential,
+): Promise<AgentEventFlow> {
 	const webhookId = randomUUID();
 	const credentials = { dialerApi: { id: credential.id, name: credential.name } };
 	const workflow = await api.createWorkflow({
@@ -65,7 +70,11 @@ export async function createAgentEventFlow(api: N8nApi, credential: Credential):
 	const url = `${api.webhookBaseUrl}/webhook/${webhookId}/webhook`;
 	// The webhook processor finds a newly activated webhook a moment later; until then it answers 404.
 	for (let attempt = 0; ; attempt++) {
-		const res = await request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+		const res = await request(url, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: '{}',
+		});
 		await res.body.dump();
 		if (res.statusCode !== 404) break;
 		if (attempt > 100) throw new Error(`webhook ${url} still 404 after activation`);
@@ -80,8 +89,16 @@ export function burstEvents(count: number, agentIds: number[], firstSeq = 0): Ag
 		const seq = firstSeq + index;
 		const evento = ALL_EVENTS[seq % ALL_EVENTS.length];
 		const usuarioId = agentIds[seq % agentIds.length];
-		const event: AgentEvent = { evento, estado: 'online', t: Math.floor(Date.now() / 1000), usuario_id: usuarioId, seq };
-		return seq % MALFORMED_EVERY === MALFORMED_EVERY - 1 ? { ...event, usuario_id: String(usuarioId) as never } : event;
+		const event: AgentEvent = {
+			evento,
+			estado: 'online',
+			t: Math.floor(Date.now() / 1000),
+			usuario_id: usuarioId,
+			seq,
+		};
+		return seq % MALFORMED_EVERY === MALFORMED_EVERY - 1
+			? { ...event, usuario_id: String(usuarioId) as never }
+			: event;
 	});
 }
 
@@ -130,10 +147,14 @@ export async function deliverBurst(
 }
 
 /** Which worker started each execution: n8n logs `Worker started execution <id> (job <n>)` at info level. */
-export function startedByWorker(workers: Array<{ name: string; logFile: string }>): Map<string, string[]> {
+export function startedByWorker(
+	workers: Array<{ name: string; logFile: string }>,
+): Map<string, string[]> {
 	const byExecution = new Map<string, string[]>();
 	for (const { name, logFile } of workers) {
-		for (const [, id] of readFileSync(logFile, 'utf8').matchAll(/Worker started execution (\d+) \(job/g)) {
+		for (const [, id] of readFileSync(logFile, 'utf8').matchAll(
+			/Worker started execution (\d+) \(job/g,
+		)) {
 			byExecution.set(id, [...(byExecution.get(id) ?? []), name]);
 		}
 	}
@@ -143,33 +164,50 @@ export function startedByWorker(workers: Array<{ name: string; logFile: string }
 /** Executions a worker started but never logged as finished: what it held when it died. */
 export function unfinishedOn(logFile: string): string[] {
 	const log = readFileSync(logFile, 'utf8');
-	const finished = new Set([...log.matchAll(/Worker finished execution (\d+) \(job/g)].map(([, id]) => id));
-	return [...log.matchAll(/Worker started execution (\d+) \(job/g)].map(([, id]) => id).filter((id) => !finished.has(id));
+	const finished = new Set(
+		[...log.matchAll(/Worker finished execution (\d+) \(job/g)].map(([, id]) => id),
+	);
+	return [...log.matchAll(/Worker started execution (\d+) \(job/g)]
+		.map(([, id]) => id)
+		.filter((id) => !finished.has(id));
 }
 
 const TERMINAL = new Set(['success', 'error', 'crashed', 'canceled']);
 
 /** Polls until the workflow has `count` executions and every one has ended (or the time is up). */
-export async function waitForEnded(api: N8nApi, workflowId: string, count: number, timeoutMs: number): Promise<Execution[]> {
+export async function waitForEnded(
+	api: N8nApi,
+	workflowId: string,
+	count: number,
+	timeoutMs: number,
+): Promise<Execution[]> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const executions = await api.listExecutions(workflowId);
 		const ended = executions.filter((e) => TERMINAL.has(e.status));
-		if ((executions.length >= count && ended.length === executions.length) || Date.now() > deadline) return executions;
+		if ((executions.length >= count && ended.length === executions.length) || Date.now() > deadline)
+			return executions;
 		await sleep(1000);
 	}
 }
 
 export function triggerSeq(execution: Execution): number {
 	const data = execution.data as {
-		resultData: { runData: Record<string, Array<{ data: { main: Array<Array<{ json: { seq: number } }>> } }>> };
+		resultData: {
+			runData: Record<string, Array<{ data: { main: Array<Array<{ json: { seq: number } }>> } }>>;
+		};
 	};
 	return data.resultData.runData[TRIGGER][0].data.main[0][0].json.seq;
 }
 
 export function lookupItems(execution: Execution): Array<Record<string, unknown>> {
 	const data = execution.data as {
-		resultData: { runData: Record<string, Array<{ data: { main: Array<Array<{ json: Record<string, unknown> }>> } }>> };
+		resultData: {
+			runData: Record<
+				string,
+				Array<{ data: { main: Array<Array<{ json: Record<string, unknown> }>> } }>
+			>;
+		};
 	};
 	return data.resultData.runData[LOOKUP]?.[0]?.data.main[0].map((item) => item.json) ?? [];
 }
@@ -188,10 +226,17 @@ export interface Throughput {
 	totalSeconds: number;
 }
 
-export function throughput(burst: BurstDelivery, events: number, executions: Execution[]): Throughput {
+export function throughput(
+	burst: BurstDelivery,
+	events: number,
+	executions: Execution[],
+): Throughput {
 	const ms = burst.deliveries.map((d) => d.ms).sort((a, b) => a - b);
 	const at = (p: number) => ms[Math.min(ms.length - 1, Math.floor(p * ms.length))] ?? 0;
-	const lastEnd = Math.max(burst.finishedAt, ...executions.map((e) => (e.stoppedAt ? Date.parse(e.stoppedAt) : 0)));
+	const lastEnd = Math.max(
+		burst.finishedAt,
+		...executions.map((e) => (e.stoppedAt ? Date.parse(e.stoppedAt) : 0)),
+	);
 	const totalSeconds = (lastEnd - burst.startedAt) / 1000;
 	return {
 		events,

@@ -70,7 +70,11 @@ export interface QueueModeStack {
 }
 
 /** The settings every process of one installation shares. */
-function queueEnv(redis: RedisServer, postgres: PostgresServer, webhookUrl: string): Record<string, string> {
+function queueEnv(
+	redis: RedisServer,
+	postgres: PostgresServer,
+	webhookUrl: string,
+): Record<string, string> {
 	return {
 		EXECUTIONS_MODE: 'queue',
 		QUEUE_BULL_REDIS_HOST: redis.host,
@@ -108,7 +112,9 @@ export async function startQueueMode(options: QueueModeOptions = {}): Promise<Qu
 	};
 
 	try {
-		const [redis, postgres] = await time('services', () => Promise.all([startRedis({ keep }), startPostgres({ keep })]));
+		const [redis, postgres] = await time('services', () =>
+			Promise.all([startRedis({ keep }), startPostgres({ keep })]),
+		);
 		serviceStops.push(redis.stop, postgres.stop);
 
 		// Installed into the main's folder the way users install it, then copied into every other
@@ -116,7 +122,9 @@ export async function startQueueMode(options: QueueModeOptions = {}): Promise<Qu
 		mainFolder = await mkdtemp(path.join(os.tmpdir(), 'n8n-dialer-queue-main-'));
 		const nodesOf = (userFolder: string) => path.join(userFolder, '.n8n', 'nodes');
 		const packageFrom = mainFolder;
-		await time('installPackage', async () => installPackage(packageFrom, await packProject(packageFrom, options.build ?? false)));
+		await time('installPackage', async () =>
+			installPackage(packageFrom, await packProject(packageFrom, options.build ?? false)),
+		);
 
 		const ownerEmail = 'queue-owner@example.com';
 		const ownerPassword = `Queue-${randomBytes(12).toString('hex')}-Pw1`;
@@ -140,7 +148,13 @@ export async function startQueueMode(options: QueueModeOptions = {}): Promise<Qu
 			const ownPort = at.port ?? (await freePort());
 			const env = n8nEnv(
 				rt,
-				{ userFolder, port: ownPort, brokerPort: await freePort(), email: ownerEmail, passwordHash },
+				{
+					userFolder,
+					port: ownPort,
+					brokerPort: await freePort(),
+					email: ownerEmail,
+					passwordHash,
+				},
 				{ ...shared, ...extra },
 			);
 			const args = command === 'worker' ? [`--concurrency=${options.concurrency ?? 10}`] : [];
@@ -160,7 +174,12 @@ export async function startQueueMode(options: QueueModeOptions = {}): Promise<Qu
 
 		// The main runs the database migrations: the others start once it is up.
 		const main = await time('main', () =>
-			launch('main', 'start', { N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' }, { userFolder: packageFrom }),
+			launch(
+				'main',
+				'start',
+				{ N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' },
+				{ userFolder: packageFrom },
+			),
 		);
 		const [webhook, ...workers] = await time('webhookAndWorkers', () =>
 			Promise.all([

@@ -25,9 +25,13 @@ export async function ensureDebianPackages(names: string[]): Promise<void> {
 	for (const name of names) if (!(await isInstalled(name))) missing.push(name);
 	if (missing.length === 0) return;
 	const command = `apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y ${missing.join(' ')}`;
-	if (process.getuid?.() !== 0) throw new Error(`Debian packages missing: ${missing.join(', ')}. As root, run: ${command}`);
+	if (process.getuid?.() !== 0)
+		throw new Error(`Debian packages missing: ${missing.join(', ')}. As root, run: ${command}`);
 	process.stderr.write(`[services] installing ${missing.join(', ')} with apt-get\n`);
 	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 	await run('apt-get', [...LOCK_TIMEOUT, 'update'], { cwd: '/', env });
-	await run('apt-get', [...LOCK_TIMEOUT, 'install', '-y', '--no-install-recommends', ...missing], { cwd: '/', env });
+	await run('apt-get', [...LOCK_TIMEOUT, 'install', '-y', '--no-install-recommends', ...missing], {
+		cwd: '/',
+		env,
+	});
 }

@@ -28,15 +28,19 @@ export interface PostgresServer extends ServiceProcess {
 /** The newest server version the Debian packages installed (/usr/lib/postgresql/<major>/bin). */
 async function binDir(): Promise<string> {
 	const root = '/usr/lib/postgresql';
-	const versions = (await readdir(root).catch(() => [])).filter((v) => /^\d+$/.test(v)).sort((a, b) => +b - +a);
-	if (versions.length === 0) throw new Error(`no PostgreSQL server under ${root}: install the ${POSTGRES_PACKAGE} package`);
+	const versions = (await readdir(root).catch(() => []))
+		.filter((v) => /^\d+$/.test(v))
+		.sort((a, b) => +b - +a);
+	if (versions.length === 0)
+		throw new Error(`no PostgreSQL server under ${root}: install the ${POSTGRES_PACKAGE} package`);
 	return path.join(root, versions[0], 'bin');
 }
 
 /** Root runs the cluster as `postgres`; anyone else as themselves. */
 async function clusterOwner(): Promise<{ uid: number; gid: number } | undefined> {
 	if (process.getuid?.() !== 0) return undefined;
-	const id = async (flag: string) => Number((await execFileAsync('id', [flag, 'postgres'])).stdout.trim());
+	const id = async (flag: string) =>
+		Number((await execFileAsync('id', [flag, 'postgres'])).stdout.trim());
 	return { uid: await id('-u'), gid: await id('-g') };
 }
 
@@ -60,7 +64,18 @@ export async function startPostgres(options: { keep?: boolean } = {}): Promise<P
 	try {
 		await execFileAsync(
 			path.join(bin, 'initdb'),
-			['-D', dataDir, '-U', user, `--pwfile=${passwordFile}`, '--auth-local=trust', '--auth-host=scram-sha-256', '-E', 'UTF8', '--no-sync'],
+			[
+				'-D',
+				dataDir,
+				'-U',
+				user,
+				`--pwfile=${passwordFile}`,
+				'--auth-local=trust',
+				'--auth-host=scram-sha-256',
+				'-E',
+				'UTF8',
+				'--no-sync',
+			],
 			asOwner,
 		);
 		const port = await freePort();
@@ -68,7 +83,20 @@ export async function startPostgres(options: { keep?: boolean } = {}): Promise<P
 		server = spawnService(
 			path.join(bin, 'postgres'),
 			// Socket in its own folder (not /var/run/postgresql); fsync off: the data is thrown away.
-			['-D', dataDir, '-h', HOST, '-p', String(port), '-k', dir, '-c', 'fsync=off', '-c', 'max_connections=200'],
+			[
+				'-D',
+				dataDir,
+				'-h',
+				HOST,
+				'-p',
+				String(port),
+				'-k',
+				dir,
+				'-c',
+				'fsync=off',
+				'-c',
+				'max_connections=200',
+			],
 			{ dir, logFile, keep: options.keep ?? false, ...owner },
 		);
 		const isReady = path.join(bin, 'pg_isready');
@@ -76,9 +104,13 @@ export async function startPostgres(options: { keep?: boolean } = {}): Promise<P
 			await execFileAsync(isReady, ['-h', HOST, '-p', String(port), '-U', user, '-d', 'postgres']);
 			return true;
 		});
-		await execFileAsync(path.join(bin, 'createdb'), ['-h', HOST, '-p', String(port), '-U', user, database], {
-			env: { ...process.env, PGPASSWORD: password },
-		});
+		await execFileAsync(
+			path.join(bin, 'createdb'),
+			['-h', HOST, '-p', String(port), '-U', user, database],
+			{
+				env: { ...process.env, PGPASSWORD: password },
+			},
+		);
 		return { ...server, host: HOST, port, user, password, database };
 	} catch (error) {
 		if (server) await server.stop();

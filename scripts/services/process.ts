@@ -25,7 +25,11 @@ export interface SpawnServiceOptions {
 	gid?: number;
 }
 
-export function spawnService(bin: string, args: string[], options: SpawnServiceOptions): ServiceProcess {
+export function spawnService(
+	bin: string,
+	args: string[],
+	options: SpawnServiceOptions,
+): ServiceProcess {
 	const logFd = openSync(options.logFile, 'a');
 	const child = spawn(bin, args, {
 		cwd: options.dir,
@@ -43,7 +47,11 @@ export function spawnService(bin: string, args: string[], options: SpawnServiceO
 }
 
 /** Polls `probe` until it resolves true; fails with the log's tail when the time is up. */
-export async function waitUntil(label: string, probe: () => Promise<boolean>, timeoutMs = 60000): Promise<void> {
+export async function waitUntil(
+	label: string,
+	probe: () => Promise<boolean>,
+	timeoutMs = 60000,
+): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	while (Date.now() < deadline) {
 		if (await probe().catch(() => false)) return;

@@ -39,7 +39,20 @@ export async function startRedis(options: { keep?: boolean } = {}): Promise<Redi
 	const server = spawnService(
 		REDIS_BIN,
 		// The queue lives in memory only: a test run never restarts Redis.
-		['--bind', HOST, '--port', String(port), '--dir', dir, '--save', '', '--appendonly', 'no', '--logfile', logFile],
+		[
+			'--bind',
+			HOST,
+			'--port',
+			String(port),
+			'--dir',
+			dir,
+			'--save',
+			'',
+			'--appendonly',
+			'no',
+			'--logfile',
+			logFile,
+		],
 		{ dir, logFile, keep: options.keep ?? false },
 	);
 	try {

@@ -25,7 +25,10 @@ export class FieldReader {
 	choice<T extends string>(name: string, allowed: readonly T[], required: boolean): T | undefined {
 		const value = required ? this.required(name) : this.optional(name);
 		if (value === undefined) return undefined;
-		if (!allowed.includes(value as T)) throw invalidRequest(`Valor inválido para ${name}: ${value} (aceitos: ${allowed.join(', ')})`);
+		if (!allowed.includes(value as T))
+			throw invalidRequest(
+				`Valor inválido para ${name}: ${value} (aceitos: ${allowed.join(', ')})`,
+			);
 		return value as T;
 	}
 
@@ -33,7 +36,8 @@ export class FieldReader {
 	integer(name: string, required: boolean): number | undefined {
 		const value = required ? this.required(name) : this.optional(name);
 		if (value === undefined) return undefined;
-		if (!/^\d{1,15}$/.test(value)) throw invalidRequest(`Campo ${name} deve ser numérico: ${value}`);
+		if (!/^\d{1,15}$/.test(value))
+			throw invalidRequest(`Campo ${name} deve ser numérico: ${value}`);
 		return Number(value);
 	}
 
@@ -41,7 +45,8 @@ export class FieldReader {
 		const value = required ? this.required(name) : this.optional(name);
 		if (value === undefined) return undefined;
 		const instant = parseCompactDateTime(value);
-		if (instant === undefined) throw invalidRequest(`Data inválida em ${name}: ${value} (formato YYYYMMDDhhmmss)`);
+		if (instant === undefined)
+			throw invalidRequest(`Data inválida em ${name}: ${value} (formato YYYYMMDDhhmmss)`);
 		return instant;
 	}
 

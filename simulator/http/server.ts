@@ -32,7 +32,11 @@ const reset = Symbol('reset');
 export function createRequestListener(deps: PipelineDependencies) {
 	const apiPrefix = `/${deps.pathSegment}/api/`;
 
-	async function answerApi(req: IncomingMessage, operation: string | undefined, fields: Record<string, string>) {
+	async function answerApi(
+		req: IncomingMessage,
+		operation: string | undefined,
+		fields: Record<string, string>,
+	) {
 		// An unknown path is answered by the web server in front of the API, as an HTML page.
 		if (operation === undefined) return htmlPage(404);
 		const draw = deps.faults.draw(operation);
@@ -44,10 +48,17 @@ export function createRequestListener(deps: PipelineDependencies) {
 		return draw.answer?.kind === 'truncatedJson' ? truncate(reply) : reply;
 	}
 
-	function runOperation(req: IncomingMessage, operation: string, fields: Record<string, string>): Reply {
-		if (req.method !== 'POST') return { ...errorReply('Método não permitido; use POST', 405), headers: { allow: 'POST' } };
-		if (!isAuthorized(req.headers.authorization, deps.token)) return errorReply('Token de autorização ausente ou inválido', 401);
-		if (mediaType(req) !== formMediaType) return errorReply(`Content-Type não suportado; use ${formMediaType}`, 415);
+	function runOperation(
+		req: IncomingMessage,
+		operation: string,
+		fields: Record<string, string>,
+	): Reply {
+		if (req.method !== 'POST')
+			return { ...errorReply('Método não permitido; use POST', 405), headers: { allow: 'POST' } };
+		if (!isAuthorized(req.headers.authorization, deps.token))
+			return errorReply('Token de autorização ausente ou inválido', 401);
+		if (mediaType(req) !== formMediaType)
+			return errorReply(`Content-Type não suportado; use ${formMediaType}`, 415);
 		try {
 			return operations[operation](new FieldReader(fields), deps.context);
 		} catch (error) {
@@ -61,12 +72,15 @@ export function createRequestListener(deps: PipelineDependencies) {
 		void (async () => {
 			const path = new URL(req.url ?? '/', 'http://simulator').pathname;
 			const body = await readBody(req);
-			if (body === undefined) return send(res, errorReply('Corpo da requisição grande demais', 413));
-			if (path.startsWith(controlPrefix)) return send(res, await deps.control(req.method ?? 'GET', path, body));
+			if (body === undefined)
+				return send(res, errorReply('Corpo da requisição grande demais', 413));
+			if (path.startsWith(controlPrefix))
+				return send(res, await deps.control(req.method ?? 'GET', path, body));
 
 			const name = path.startsWith(apiPrefix) ? path.slice(apiPrefix.length) : undefined;
 			const operation = name !== undefined && Object.hasOwn(operations, name) ? name : undefined;
-			const fields = mediaType(req) === formMediaType ? Object.fromEntries(new URLSearchParams(body)) : {};
+			const fields =
+				mediaType(req) === formMediaType ? Object.fromEntries(new URLSearchParams(body)) : {};
 			const record: RecordedRequest = {
 				operation: operation ?? '',
 				method: req.method ?? '',

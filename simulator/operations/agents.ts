@@ -18,7 +18,11 @@ function agentCommand(change: (states: AgentStates, agent: Agent) => AgentEvent)
 		const agent = findAgent(context.data, userReference);
 		const event = change(context.states, agent);
 		context.publish(event);
-		return present(context, { usuario_id: outId(context, agent.id), login: agent.login, estado: agent.estado }, { status: 'success' });
+		return present(
+			context,
+			{ usuario_id: outId(context, agent.id), login: agent.login, estado: agent.estado },
+			{ status: 'success' },
+		);
 	};
 }
 
@@ -35,7 +39,9 @@ export const getLigacaoAtivaByRamal: OperationHandler = (fields, context) => {
 	if (!call) return present(context, {});
 	const prospect = data.prospects[call.prospect];
 	const extra: Record<string, string> = {};
-	data.customFields.forEach((field, index) => (extra[toSnakeKey(field.label)] = prospect.custom[index]));
+	data.customFields.forEach(
+		(field, index) => (extra[toSnakeKey(field.label)] = prospect.custom[index]),
+	);
 	return present(context, {
 		ddd: call.ddd,
 		uid: call.uid,

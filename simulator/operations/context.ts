@@ -24,7 +24,11 @@ export type OperationHandler = (fields: FieldReader, context: OperationContext) 
  * removed in `bare` mode: an array becomes the body, object keys move up next to `siblings`.
  * Only operations whose wrapper the contract leaves open use this.
  */
-export function present(context: OperationContext, payload: object, siblings: Record<string, unknown> = {}): Reply {
+export function present(
+	context: OperationContext,
+	payload: object,
+	siblings: Record<string, unknown> = {},
+): Reply {
 	if (context.envelope === 'data') return jsonReply({ ...siblings, data: payload });
 	return jsonReply(Array.isArray(payload) ? payload : { ...siblings, ...payload });
 }

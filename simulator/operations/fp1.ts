@@ -44,7 +44,8 @@ function parseFichaIds(text: string): Array<[number, number]> {
 		const last = match[2] === undefined ? first : Number(match[2]);
 		if (last < first) throw invalidRequest(`Intervalo inválido em fichaId: ${part.trim()}`);
 		total += last - first + 1;
-		if (total > maxSelectedIds) throw invalidRequest(`fichaId seleciona mais de ${maxSelectedIds} fichas`);
+		if (total > maxSelectedIds)
+			throw invalidRequest(`fichaId seleciona mais de ${maxSelectedIds} fichas`);
 		return [first, last];
 	});
 }
@@ -73,8 +74,13 @@ function readCredentials(fields: FieldReader, context: OperationContext): Creden
 }
 
 /** Which fichas the report user may see: their teams, or their teams' operations. */
-function permissionFilter(context: OperationContext, credentials: Credentials): (ficha: Ficha) => boolean {
-	const user = context.data.reportUsers.find((candidate) => candidate.login === credentials.login && candidate.senha === credentials.senha);
+function permissionFilter(
+	context: OperationContext,
+	credentials: Credentials,
+): (ficha: Ficha) => boolean {
+	const user = context.data.reportUsers.find(
+		(candidate) => candidate.login === credentials.login && candidate.senha === credentials.senha,
+	);
 	if (!user) throw refusal('Usuário ou senha inválidos');
 	if (context.permissionMode === 'team') return (ficha) => user.teamIds.includes(ficha.teamId);
 	return (ficha) => user.operacaoIds.includes(ficha.operacaoId);
@@ -107,7 +113,8 @@ export const getFP1: OperationHandler = (fields, context) => {
 		const formIds = new Set(candidates.map((ficha) => ficha.formId));
 		if (formIds.size > 1) throw refusal('As fichas informadas pertencem a formulários diferentes');
 		const [formId] = formIds;
-		if (formId !== undefined && form && form.id !== formId) throw refusal(`As fichas informadas não pertencem ao formulário ${form.nome}`);
+		if (formId !== undefined && form && form.id !== formId)
+			throw refusal(`As fichas informadas não pertencem ao formulário ${form.nome}`);
 		form = data.forms.find((candidate) => candidate.id === formId) ?? form;
 	} else {
 		candidates = data.fichas.filter((ficha) => ficha.formId === form!.id);
@@ -121,7 +128,8 @@ export const getFP1: OperationHandler = (fields, context) => {
 			passes(operacao, ficha.operacaoId) &&
 			passes(fila, ficha.filaId) &&
 			(!status || sameName(status, ficha.status)) &&
-			(!prospectName || data.prospects[ficha.prospect].nome.toLocaleLowerCase('pt-BR').includes(prospectName)) &&
+			(!prospectName ||
+				data.prospects[ficha.prospect].nome.toLocaleLowerCase('pt-BR').includes(prospectName)) &&
 			(!permitted || permitted(ficha)),
 	);
 	const table = fichaTable(data, form, selected);
@@ -137,7 +145,10 @@ interface Column {
 function fichaTable(data: SeededData, form: Form | undefined, fichas: Ficha[]) {
 	const columns: Column[] = [
 		...fixedColumns.map(([key, label]) => ({ key, label })),
-		...data.customFields.map((field) => ({ key: `${toSnakeKey(field.label)}_p`, label: `${field.label} [P]` })),
+		...data.customFields.map((field) => ({
+			key: `${toSnakeKey(field.label)}_p`,
+			label: `${field.label} [P]`,
+		})),
 		...(form?.questions ?? []).map((question) => ({
 			key: `${toSnakeKey(question.label)}_${question.numero}_f`,
 			label: `${question.label} [${question.numero}] [F]`,
@@ -182,5 +193,12 @@ function jsonRows({ columns, rows }: ReturnType<typeof fichaTable>): Reply {
 }
 
 function csvReply({ columns, rows }: ReturnType<typeof fichaTable>): Reply {
-	return { status: 200, contentType, body: toCsv(columns.map((column) => column.label), rows) };
+	return {
+		status: 200,
+		contentType,
+		body: toCsv(
+			columns.map((column) => column.label),
+			rows,
+		),
+	};
 }

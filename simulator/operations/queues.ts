@@ -43,10 +43,21 @@ export const criarFilaAtiva: OperationHandler = (fields, context) => {
 
 	const operation = findOperation(data, operationReference);
 	// Description is the queue's name elsewhere in the API, so it must stay unique (a conflict, as some servers answer).
-	if (data.queues.some((queue) => sameName(queue.descricao, descricao))) throw new ApiError(409, `Já existe uma fila com a descrição: ${descricao}`);
+	if (data.queues.some((queue) => sameName(queue.descricao, descricao)))
+		throw new ApiError(409, `Já existe uma fila com a descrição: ${descricao}`);
 	const id = Math.max(0, ...data.queues.map((queue) => queue.id)) + 1;
-	data.queues.push({ id, descricao, operacaoId: operation.id, direcao: 'ativa', tipoDiscagem, config });
-	return jsonReply({ status: 'success', data: { id: outId(context, id), descricao, operacao: operation.nome } });
+	data.queues.push({
+		id,
+		descricao,
+		operacaoId: operation.id,
+		direcao: 'ativa',
+		tipoDiscagem,
+		config,
+	});
+	return jsonReply({
+		status: 'success',
+		data: { id: outId(context, id), descricao, operacao: operation.nome },
+	});
 };
 
 export const changeLoteToFila: OperationHandler = (fields, context) => {
@@ -60,6 +71,9 @@ export const changeLoteToFila: OperationHandler = (fields, context) => {
 	// Ids are strings in this answer whatever the server's habit elsewhere (contract).
 	return jsonReply({
 		status: 'success',
-		data: { lote: { id: String(batch.id), login: batch.descricao }, fila: { id: String(queue.id), descricao: queue.descricao } },
+		data: {
+			lote: { id: String(batch.id), login: batch.descricao },
+			fila: { id: String(queue.id), descricao: queue.descricao },
+		},
 	});
 };

@@ -1,10 +1,24 @@
 /** getRQ4, getHC2 and getRE2. */
 import { invalidRequest, refusal } from '../errors';
-import { findAgent, findAgentForReport, findBatch, findExtension, findOperation, findQueue, findRoute, findTeam } from '../lookup';
+import {
+	findAgent,
+	findAgentForReport,
+	findBatch,
+	findExtension,
+	findOperation,
+	findQueue,
+	findRoute,
+	findTeam,
+} from '../lookup';
 import type { CallRecord } from '../model';
 import { extensionTypes } from '../seed/catalog';
 import { formatPhone } from '../text';
-import { formatBrazilianDateTime, formatBrazilianMinute, formatDuration, formatIsoLocal } from '../time';
+import {
+	formatBrazilianDateTime,
+	formatBrazilianMinute,
+	formatDuration,
+	formatIsoLocal,
+} from '../time';
 import { indexById, present, type OperationHandler } from './context';
 import { filterId, passes } from './filters';
 
@@ -49,7 +63,8 @@ export const getRQ4: OperationHandler = (fields, context) => {
 				ficha_no: call.fichaId === undefined ? '' : String(call.fichaId),
 				arquivo: context.recordingUrl(call.uid),
 				protocolo: call.protocolo,
-				data_agendamento: call.dataAgendamento === undefined ? '' : formatBrazilianDateTime(call.dataAgendamento),
+				data_agendamento:
+					call.dataAgendamento === undefined ? '' : formatBrazilianDateTime(call.dataAgendamento),
 			};
 		});
 	return present(context, rows);
@@ -63,7 +78,8 @@ export const getHC2: OperationHandler = (fields, context) => {
 	const entityType = fields.choice('tipo_entidade', entityTypes, true)!;
 	const reference = fields.required('ramal_agente');
 	const direction = fields.choice('tipo', ['G', 'R'] as const, false);
-	if (entityType !== 'A' && !/^\d+$/.test(reference)) throw invalidRequest(`Campo ramal_agente deve ser numérico: ${reference}`);
+	if (entityType !== 'A' && !/^\d+$/.test(reference))
+		throw invalidRequest(`Campo ramal_agente deve ser numérico: ${reference}`);
 
 	let label: string;
 	let belongs: (call: CallRecord) => boolean;
@@ -73,13 +89,21 @@ export const getHC2: OperationHandler = (fields, context) => {
 		belongs = (call) => call.agentId === agent.id;
 	} else {
 		const extension = findExtension(data, reference);
-		if (extension.tipo !== entityType) throw refusal(`Ramal ${reference} não é do tipo ${entityType}`);
+		if (extension.tipo !== entityType)
+			throw refusal(`Ramal ${reference} não é do tipo ${entityType}`);
 		label = `${extensionTypes[extension.tipo].label}/${extension.numero}`;
 		belongs = (call) => call.ramal === extension.numero;
 	}
-	const wantedType = direction === undefined ? undefined : direction === 'G' ? 'Gerada' : 'Recebida';
+	const wantedType =
+		direction === undefined ? undefined : direction === 'G' ? 'Gerada' : 'Recebida';
 	const chamadas = data.calls
-		.filter((call) => call.horario >= range.de && call.horario <= range.ate && belongs(call) && (!wantedType || call.tipo === wantedType))
+		.filter(
+			(call) =>
+				call.horario >= range.de &&
+				call.horario <= range.ate &&
+				belongs(call) &&
+				(!wantedType || call.tipo === wantedType),
+		)
 		.map((call) => ({
 			horario: formatIsoLocal(call.horario),
 			tipo: call.tipo,
@@ -108,7 +132,12 @@ export const getRE2: OperationHandler = (fields, context) => {
 	const resultado = data.inboundCalls
 		.filter((call) => {
 			const route = routes.get(call.rotaId)!;
-			return call.dataHora >= range.de && call.dataHora <= range.ate && passes(rota, route.id) && passes(fila, route.filaId);
+			return (
+				call.dataHora >= range.de &&
+				call.dataHora <= range.ate &&
+				passes(rota, route.id) &&
+				passes(fila, route.filaId)
+			);
 		})
 		.map((call) => {
 			const route = routes.get(call.rotaId)!;

@@ -4,7 +4,12 @@
  */
 import type { DialingType, Pause } from '../model';
 
-export const operationNames = ['Operação Cobrança', 'Operação Vendas', 'Operação 1', 'Pesquisa de Satisfação'];
+export const operationNames = [
+	'Operação Cobrança',
+	'Operação Vendas',
+	'Operação 1',
+	'Pesquisa de Satisfação',
+];
 
 /** Team name and the index of its operation in operationNames. */
 export const teamDefinitions: Array<[string, number]> = [
@@ -36,7 +41,14 @@ export const inboundQueueDefinitions: Array<[string, number]> = [
 /** Batch name suffixes, combined with the queue description. */
 export const batchSuffixes = ['Carteira A', 'Carteira B', 'Mailing Sul', 'Reciclagem'];
 
-export const customFieldLabels = ['Endereço', 'Cidade', 'UF', 'Data de Nascimento', 'Valor da Dívida (R$)', 'Observação'];
+export const customFieldLabels = [
+	'Endereço',
+	'Cidade',
+	'UF',
+	'Data de Nascimento',
+	'Valor da Dívida (R$)',
+	'Observação',
+];
 
 export interface QuestionDefinition {
 	label: string;
@@ -52,7 +64,15 @@ export const formDefinitions: Array<{ nome: string; questions: QuestionDefinitio
 			{ label: 'Cliente reconhece a dívida?', answers: yesNo },
 			{ label: 'Forma de pagamento', answers: ['Boleto', 'PIX', 'Cartão de crédito'] },
 			{ label: 'Valor negociado (R$)', answers: ['150,00', '320,50', '1.200,00', '89,90'] },
-			{ label: 'Observações', answers: ['', 'Pediu retorno; ligar após 18h', 'Disse "não tenho como pagar"', 'Acordo fechado'] },
+			{
+				label: 'Observações',
+				answers: [
+					'',
+					'Pediu retorno; ligar após 18h',
+					'Disse "não tenho como pagar"',
+					'Acordo fechado',
+				],
+			},
 		],
 	},
 	{
@@ -60,7 +80,10 @@ export const formDefinitions: Array<{ nome: string; questions: QuestionDefinitio
 		questions: [
 			{ label: 'Nota de 0 a 10', answers: ['0', '5', '7', '8', '9', '10'] },
 			{ label: 'Recomendaria a empresa?', answers: yesNo },
-			{ label: 'Comentário; sugestões', answers: ['', 'Atendimento rápido', 'Demorou; mas resolveu', 'Ótimo'] },
+			{
+				label: 'Comentário; sugestões',
+				answers: ['', 'Atendimento rápido', 'Demorou; mas resolveu', 'Ótimo'],
+			},
 		],
 	},
 	{
@@ -77,7 +100,14 @@ export const formDefinitions: Array<{ nome: string; questions: QuestionDefinitio
 
 export const fichaStatuses = ['Finalizada', 'Pendente', 'Cancelada'];
 
-export const classificationResults = ['Acordo realizado', 'Sem interesse', 'Agendado', 'Número errado', 'Venda realizada', 'Recado'];
+export const classificationResults = [
+	'Acordo realizado',
+	'Sem interesse',
+	'Agendado',
+	'Número errado',
+	'Venda realizada',
+	'Recado',
+];
 
 /** Codes of who ended a call: A agent, C customer, S system (the contract leaves the codes open). */
 export const hangupCodes = ['A', 'C', 'S'];
@@ -90,10 +120,31 @@ export const pauses: Pause[] = [
 	{ id: 5, nome: 'Feedback' },
 ];
 
-export const audioNames = ['Boas-vindas.wav', 'Música de espera.mp3', 'Fora do horário.wav', 'Aviso de gravação.wav', 'Promoção Black Friday.mp3', 'URA Cobrança.wav'];
+export const audioNames = [
+	'Boas-vindas.wav',
+	'Música de espera.mp3',
+	'Fora do horário.wav',
+	'Aviso de gravação.wav',
+	'Promoção Black Friday.mp3',
+	'URA Cobrança.wav',
+];
 
 /** Brazilian area codes weighted towards the big metropolitan areas. */
-export const areaCodes = ['11', '11', '11', '21', '21', '31', '41', '51', '61', '71', '81', '85', '92'];
+export const areaCodes = [
+	'11',
+	'11',
+	'11',
+	'21',
+	'21',
+	'31',
+	'41',
+	'51',
+	'61',
+	'71',
+	'81',
+	'85',
+	'92',
+];
 
 /** Extension type, its technology label and the first number of its range. */
 export const extensionTypes = {

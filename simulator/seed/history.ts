@@ -2,7 +2,19 @@
  * Bulk history rows (fichas, calls, inbound calls) over the 60 days before the reference day.
  * Built with the fast PRNG only, so 100k rows take well under a second.
  */
-import type { ActiveCall, Agent, Batch, CallRecord, Ficha, Form, InboundCall, InboundRoute, Prospect, Queue, Team } from '../model';
+import type {
+	ActiveCall,
+	Agent,
+	Batch,
+	CallRecord,
+	Ficha,
+	Form,
+	InboundCall,
+	InboundRoute,
+	Prospect,
+	Queue,
+	Team,
+} from '../model';
 import type { Random } from '../random';
 import { localMidnight } from '../time';
 import { areaCodes, classificationResults, fichaStatuses, hangupCodes } from './catalog';
@@ -27,13 +39,16 @@ function businessInstants(context: HistoryContext, count: number): number[] {
 	const instants = new Float64Array(count);
 	for (let i = 0; i < count; i++) {
 		const dayStart = localMidnight(referenceDay, -random.int(1, historyDays));
-		instants[i] = dayStart + (businessDayStartSeconds + random.int(0, businessDaySeconds - 1)) * 1000;
+		instants[i] =
+			dayStart + (businessDayStartSeconds + random.int(0, businessDaySeconds - 1)) * 1000;
 	}
 	return Array.from(instants.sort());
 }
 
 /** Where an agent's work lands: a team of theirs, and a prospect of a batch of that team's operation. */
-export function makeWorkPicker(context: Pick<HistoryContext, 'random' | 'teams' | 'queues' | 'batches' | 'prospects'>) {
+export function makeWorkPicker(
+	context: Pick<HistoryContext, 'random' | 'teams' | 'queues' | 'batches' | 'prospects'>,
+) {
 	const { random, teams, queues, batches, prospects } = context;
 	const teamById = new Map(teams.map((team) => [team.id, team]));
 	const queueById = new Map(queues.map((queue) => [queue.id, queue]));
@@ -54,7 +69,11 @@ export function makeWorkPicker(context: Pick<HistoryContext, 'random' | 'teams' 
 }
 
 /** formsByOperation: the forms each operation's agents fill. */
-export function makeFichas(context: HistoryContext, formsByOperation: Map<number, Form[]>, count: number): Ficha[] {
+export function makeFichas(
+	context: HistoryContext,
+	formsByOperation: Map<number, Form[]>,
+	count: number,
+): Ficha[] {
 	const { random, agents } = context;
 	const pickWork = makeWorkPicker(context);
 	return businessInstants(context, count).map((data, index) => {
@@ -91,10 +110,17 @@ function makeProtocol(epochMs: number, sequence: number): string {
 
 function randomPhone(random: Random): { ddd: string; numero: string } {
 	const mobile = random.chance(0.7);
-	return { ddd: random.pick(areaCodes), numero: mobile ? `9${random.digits(8)}` : `${random.int(2, 5)}${random.digits(7)}` };
+	return {
+		ddd: random.pick(areaCodes),
+		numero: mobile ? `9${random.digits(8)}` : `${random.int(2, 5)}${random.digits(7)}`,
+	};
 }
 
-export function makeCalls(context: HistoryContext, count: number, fichaCount: number): CallRecord[] {
+export function makeCalls(
+	context: HistoryContext,
+	count: number,
+	fichaCount: number,
+): CallRecord[] {
 	const { random, agents } = context;
 	const pickWork = makeWorkPicker(context);
 	return businessInstants(context, count).map((horario, index) => {
@@ -123,14 +149,19 @@ export function makeCalls(context: HistoryContext, count: number, fichaCount: nu
 		};
 		if (tipo === 'Gerada' && answered) {
 			call.resultado = random.pick(classificationResults);
-			if (call.resultado === 'Agendado') call.dataAgendamento = horario + random.int(1, 5) * 86_400_000;
+			if (call.resultado === 'Agendado')
+				call.dataAgendamento = horario + random.int(1, 5) * 86_400_000;
 			if (fichaCount > 0 && random.chance(0.4)) call.fichaId = random.int(1, fichaCount);
 		}
 		return call;
 	});
 }
 
-export function makeInboundCalls(context: HistoryContext, routes: InboundRoute[], count: number): InboundCall[] {
+export function makeInboundCalls(
+	context: HistoryContext,
+	routes: InboundRoute[],
+	count: number,
+): InboundCall[] {
 	const { random, agents } = context;
 	return businessInstants(context, count).map((dataHora, index) => {
 		const roll = random.next();
@@ -159,7 +190,9 @@ export function makeActiveCalls(context: HistoryContext, now: number): ActiveCal
 	const pausedWithCall = agents.find((agent) => agent.estado === 'paused');
 	return agents
 		.filter((agent) => agent.estado === 'busy' || agent === pausedWithCall)
-		.map((agent, index) => startActiveCall(random, agent, pickWork(agent), now - random.int(10, 600) * 1000, index + 1));
+		.map((agent, index) =>
+			startActiveCall(random, agent, pickWork(agent), now - random.int(10, 600) * 1000, index + 1),
+		);
 }
 
 export function startActiveCall(

@@ -1,6 +1,15 @@
 /** Builds the whole tenant deterministically from a seed, counts and a reference day. */
 import { Faker, base, en, pt_BR } from '@faker-js/faker';
-import type { Audio, Batch, Form, InboundRoute, Operation, Queue, SeededData, Team } from '../model';
+import type {
+	Audio,
+	Batch,
+	Form,
+	InboundRoute,
+	Operation,
+	Queue,
+	SeededData,
+	Team,
+} from '../model';
 import { Random } from '../random';
 import { isoDay } from '../time';
 import {
@@ -14,7 +23,13 @@ import {
 	pauses,
 	teamDefinitions,
 } from './catalog';
-import { makeActiveCalls, makeCalls, makeFichas, makeInboundCalls, type HistoryContext } from './history';
+import {
+	makeActiveCalls,
+	makeCalls,
+	makeFichas,
+	makeInboundCalls,
+	type HistoryContext,
+} from './history';
 import { makeAgentsAndExtensions, makeProspects, makeReportUsers } from './people';
 
 export interface SeedOptions {
@@ -27,7 +42,12 @@ export interface SeedOptions {
 const agentCount = 32;
 
 /** Queue settings the seeded queues share; criarFilaAtiva stores the fields a client sends instead. */
-const seededQueueConfig = { tempo_max_atendimento: 10, tamanho_fila: 1, tempo_max_tocando_agente: 0, tempo_max_fila_espera: 1 };
+const seededQueueConfig = {
+	tempo_max_atendimento: 10,
+	tamanho_fila: 1,
+	tempo_max_tocando_agente: 0,
+	tempo_max_fila_espera: 1,
+};
 
 export function seedData(options: SeedOptions): SeededData {
 	const faker = new Faker({ locale: [pt_BR, en, base], seed: options.seed });
@@ -35,7 +55,11 @@ export function seedData(options: SeedOptions): SeededData {
 	const random = new Random(options.seed ^ 0x5eed);
 
 	const operations: Operation[] = operationNames.map((nome, index) => ({ id: index + 1, nome }));
-	const teams: Team[] = teamDefinitions.map(([nome, operation], index) => ({ id: 11 + index, nome, operacaoId: operations[operation].id }));
+	const teams: Team[] = teamDefinitions.map(([nome, operation], index) => ({
+		id: 11 + index,
+		nome,
+		operacaoId: operations[operation].id,
+	}));
 	const queues: Queue[] = [
 		...outboundQueueDefinitions.map(([descricao, operation, tipoDiscagem]): Queue => ({
 			id: 0,
@@ -43,7 +67,14 @@ export function seedData(options: SeedOptions): SeededData {
 			operacaoId: operations[operation].id,
 			direcao: 'ativa',
 			tipoDiscagem,
-			config: { ...seededQueueConfig, overdial: 'N', num_canais: 30, canal_dialer: 1, adicionar_ddd_local: 'Y', operadora: 0 },
+			config: {
+				...seededQueueConfig,
+				overdial: 'N',
+				num_canais: 30,
+				canal_dialer: 1,
+				adicionar_ddd_local: 'Y',
+				operadora: 0,
+			},
 		})),
 		...inboundQueueDefinitions.map(([descricao, operation]): Queue => ({
 			id: 0,
@@ -69,7 +100,11 @@ export function seedData(options: SeedOptions): SeededData {
 	const forms: Form[] = formDefinitions.map((definition, index) => ({
 		id: 41 + index,
 		nome: definition.nome,
-		questions: definition.questions.map((question, questionIndex) => ({ numero: questionIndex + 1, label: question.label, opcoes: question.answers })),
+		questions: definition.questions.map((question, questionIndex) => ({
+			numero: questionIndex + 1,
+			label: question.label,
+			opcoes: question.answers,
+		})),
 	}));
 	const formsByOperation = new Map<number, Form[]>([
 		[operations[0].id, [forms[0]]],
@@ -79,17 +114,33 @@ export function seedData(options: SeedOptions): SeededData {
 	]);
 
 	const { agents, extensions } = makeAgentsAndExtensions(faker, teams, agentCount);
-	const prospectCount = Math.min(5000, Math.max(300, Math.round((options.fichas + options.calls) / 10)));
+	const prospectCount = Math.min(
+		5000,
+		Math.max(300, Math.round((options.fichas + options.calls) / 10)),
+	);
 	const prospects = makeProspects(faker, random, batches, prospectCount);
 	const inboundRoutes = makeInboundRoutes(queues);
-	const audios: Audio[] = audioNames.map((nome, index) => ({ id: 61 + index, nome, ativo: index !== audioNames.length - 1 }));
+	const audios: Audio[] = audioNames.map((nome, index) => ({
+		id: 61 + index,
+		nome,
+		ativo: index !== audioNames.length - 1,
+	}));
 
-	const context: HistoryContext = { random, referenceDay: options.referenceDate, agents, teams, queues, batches, prospects };
+	const context: HistoryContext = {
+		random,
+		referenceDay: options.referenceDate,
+		agents,
+		teams,
+		queues,
+		batches,
+		prospects,
+	};
 	const fichas = makeFichas(context, formsByOperation, options.fichas);
 	const calls = makeCalls(context, options.calls, fichas.length);
 	const inboundCalls = makeInboundCalls(context, inboundRoutes, Math.ceil(options.calls / 2));
 	const activeCalls = makeActiveCalls(context, options.referenceDate.getTime());
-	for (const agent of agents) if (agent.estado === 'paused') agent.pausaId = pauses[agent.id % pauses.length].id;
+	for (const agent of agents)
+		if (agent.estado === 'paused') agent.pausaId = pauses[agent.id % pauses.length].id;
 
 	return {
 		referenceDay: isoDay(options.referenceDate),
@@ -115,7 +166,11 @@ export function seedData(options: SeedOptions): SeededData {
 
 function makeInboundRoutes(queues: Queue[]): InboundRoute[] {
 	const inbound = queues.filter((queue) => queue.direcao === 'receptiva');
-	const toQueue = (queue: Queue) => ({ tipoDestino: 'FILA' as const, destino: queue.descricao, filaId: queue.id });
+	const toQueue = (queue: Queue) => ({
+		tipoDestino: 'FILA' as const,
+		destino: queue.descricao,
+		filaId: queue.id,
+	});
 	return [
 		{ id: 71, descricao: 'URA Principal', tipoDestino: 'URA', destino: 'Menu Principal' },
 		{ id: 72, descricao: 'SAC 0800', ...toQueue(inbound[0]) },

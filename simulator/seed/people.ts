@@ -1,6 +1,15 @@
 /** Agents, extensions, prospects and report users: the people of the tenant, made with faker. */
 import type { Faker } from '@faker-js/faker';
-import type { Agent, AgentState, Batch, Extension, ExtensionType, Prospect, ReportUser, Team } from '../model';
+import type {
+	Agent,
+	AgentState,
+	Batch,
+	Extension,
+	ExtensionType,
+	Prospect,
+	ReportUser,
+	Team,
+} from '../model';
 import type { Random } from '../random';
 import { stripAccents } from '../text';
 import { areaCodes, extensionTypes } from './catalog';
@@ -9,7 +18,18 @@ import { areaCodes, extensionTypes } from './catalog';
 const agentExtensionCycle: ExtensionType[] = ['RS', 'RP', 'RS', 'RI', 'RS', 'RP', 'RS', 'RK'];
 
 /** Starting state of each agent, cycled, so a fresh simulator has every state to query. */
-const initialStateCycle: AgentState[] = ['online', 'busy', 'paused', 'offline', 'online', 'busy', 'ringing', 'online', 'paused', 'offline'];
+const initialStateCycle: AgentState[] = [
+	'online',
+	'busy',
+	'paused',
+	'offline',
+	'online',
+	'busy',
+	'ringing',
+	'online',
+	'paused',
+	'offline',
+];
 
 export function makeAgentsAndExtensions(faker: Faker, teams: Team[], count: number) {
 	const agents: Agent[] = [];
@@ -29,9 +49,17 @@ export function makeAgentsAndExtensions(faker: Faker, teams: Team[], count: numb
 		const login = uniqueLogin(`${first}.${last}`, logins);
 		const primaryTeam = teams[index % teams.length];
 		// Every fifth agent also covers the next team, so "teams of a user" can be plural.
-		const teamIds = index % 5 === 4 ? [primaryTeam.id, teams[(index + 1) % teams.length].id] : [primaryTeam.id];
+		const teamIds =
+			index % 5 === 4 ? [primaryTeam.id, teams[(index + 1) % teams.length].id] : [primaryTeam.id];
 		const ramal = takeExtension(agentExtensionCycle[index % agentExtensionCycle.length], id);
-		agents.push({ id, login, nome: `${first} ${last}`, teamIds, ramal, estado: initialStateCycle[index % initialStateCycle.length] });
+		agents.push({
+			id,
+			login,
+			nome: `${first} ${last}`,
+			teamIds,
+			ramal,
+			estado: initialStateCycle[index % initialStateCycle.length],
+		});
 	}
 	// Spare extensions of every type with nobody on them.
 	for (const tipo of Object.keys(extensionTypes) as ExtensionType[]) takeExtension(tipo);
@@ -39,16 +67,29 @@ export function makeAgentsAndExtensions(faker: Faker, teams: Team[], count: numb
 }
 
 function uniqueLogin(name: string, taken: Set<string>): string {
-	const base = stripAccents(name).toLowerCase().replace(/[^a-z.]/g, '');
+	const base = stripAccents(name)
+		.toLowerCase()
+		.replace(/[^a-z.]/g, '');
 	let login = base;
 	for (let suffix = 2; taken.has(login); suffix++) login = `${base}${suffix}`;
 	taken.add(login);
 	return login;
 }
 
-export function makeProspects(faker: Faker, random: Random, batches: Batch[], count: number): Prospect[] {
+export function makeProspects(
+	faker: Faker,
+	random: Random,
+	batches: Batch[],
+	count: number,
+): Prospect[] {
 	const prospects: Prospect[] = [];
-	const notes = ['', '', 'Cliente "preferencial"', 'Ligar somente; após 18h', 'Possui acordo anterior'];
+	const notes = [
+		'',
+		'',
+		'Cliente "preferencial"',
+		'Ligar somente; após 18h',
+		'Possui acordo anterior',
+	];
 	for (let index = 0; index < count; index++) {
 		const hasHomePhone = random.chance(0.7);
 		const street = faker.location.streetAddress();
@@ -80,7 +121,9 @@ export function makeProspects(faker: Faker, random: Random, batches: Batch[], co
 function makeCpf(random: Random): string {
 	const digits = Array.from({ length: 9 }, () => random.int(0, 9));
 	for (const length of [9, 10]) {
-		const sum = digits.slice(0, length).reduce((total, digit, i) => total + digit * (length + 1 - i), 0);
+		const sum = digits
+			.slice(0, length)
+			.reduce((total, digit, i) => total + digit * (length + 1 - i), 0);
 		const rest = (sum * 10) % 11;
 		digits.push(rest === 10 ? 0 : rest);
 	}

@@ -7,7 +7,14 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { NodeHelpers, type INodeProperties, type INodeTypeDescription } from 'n8n-workflow';
-import { chromium, selectors, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import {
+	chromium,
+	selectors,
+	type Browser,
+	type BrowserContext,
+	type Locator,
+	type Page,
+} from 'playwright-core';
 
 import { Dialer } from '../../nodes/Dialer/Dialer.node';
 import { DialerTrigger } from '../../nodes/DialerTrigger/DialerTrigger.node';
@@ -24,7 +31,9 @@ const SCREENSHOTS = path.resolve(
 	__dirname,
 	'..',
 	'..',
-	...(process.env.UPDATE_SCREENSHOTS === '1' ? ['docs', 'screenshots'] : ['test-output', 'screenshots']),
+	...(process.env.UPDATE_SCREENSHOTS === '1'
+		? ['docs', 'screenshots']
+		: ['test-output', 'screenshots']),
 );
 const PACKAGE = 'n8n-nodes-dialer';
 const WEBHOOK_SECRET = 'browser-test-webhook-secret';
@@ -51,7 +60,9 @@ function operations(): Operation[] {
 	const resources = optionsOf(dialer.properties.find((p) => p.name === 'resource')!);
 	return resources.flatMap((resource) =>
 		dialer.properties
-			.filter((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource.value))
+			.filter(
+				(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource.value),
+			)
 			.flatMap(optionsOf)
 			.map((operation) => ({
 				resource: resource.value,
@@ -62,10 +73,17 @@ function operations(): Operation[] {
 }
 
 /** The parameters n8n shows for these values, decided by n8n-workflow's own display rules. */
-function visibleParameters(description: INodeTypeDescription, values: Record<string, string>): INodeProperties[] {
+function visibleParameters(
+	description: INodeTypeDescription,
+	values: Record<string, string>,
+): INodeProperties[] {
 	const node = { typeVersion: 1 };
-	const all = NodeHelpers.getNodeParameters(description.properties, values, true, false, node, description) ?? {};
-	return description.properties.filter((p) => NodeHelpers.displayParameter(all, p, node, description));
+	const all =
+		NodeHelpers.getNodeParameters(description.properties, values, true, false, node, description) ??
+		{};
+	return description.properties.filter((p) =>
+		NodeHelpers.displayParameter(all, p, node, description),
+	);
 }
 
 /** How one parameter shows in the panel: an input with its test id, or a collection's or notice's text. */
@@ -77,12 +95,17 @@ function parameterLocator(panel: Locator, property: INodeProperties): Locator {
 	return panel.getByTestId(`parameter-input-${property.name}`);
 }
 
-async function expectParameters(page: Page, description: INodeTypeDescription, values: Record<string, string>) {
+async function expectParameters(
+	page: Page,
+	description: INodeTypeDescription,
+	values: Record<string, string>,
+) {
 	const panel = page.getByTestId('ndv').getByTestId('node-parameters');
 	await panel.waitFor();
 	const missing: string[] = [];
 	for (const property of visibleParameters(description, values)) {
-		if ((await parameterLocator(panel, property).count()) === 0) missing.push(`${property.displayName} (${property.name})`);
+		if ((await parameterLocator(panel, property).count()) === 0)
+			missing.push(`${property.displayName} (${property.name})`);
 	}
 	expect(missing).toEqual([]);
 }
@@ -141,14 +164,20 @@ describe('the nodes in the n8n editor (Chromium)', () => {
 	/** A logged-in browser context that never leaves 127.0.0.1 and records what the page logs. */
 	async function newContext(colorScheme: 'light' | 'dark'): Promise<BrowserContext> {
 		const { ownerEmail, ownerPassword } = readConnection();
-		const created = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1440, height: 900 }, colorScheme });
+		const created = await browser.newContext({
+			baseURL: baseUrl,
+			viewport: { width: 1440, height: 900 },
+			colorScheme,
+		});
 		// The editor asks npm's registry about community packages; the test stays offline.
 		await created.route(
 			(url) => url.origin !== baseUrl,
 			(route) => route.abort(),
 		);
 		// n8n keeps the theme in localStorage; about:blank and other origins have none to write.
-		await created.addInitScript(`if (location.origin === '${baseUrl}') localStorage.setItem('N8N_THEME', '${colorScheme}');`);
+		await created.addInitScript(
+			`if (location.origin === '${baseUrl}') localStorage.setItem('N8N_THEME', '${colorScheme}');`,
+		);
 		created.on('page', (opened) => {
 			opened.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
 			opened.on('console', (message) => {
@@ -156,7 +185,8 @@ describe('the nodes in the n8n editor (Chromium)', () => {
 				const source = message.location().url;
 				// Requests the test aborted, and n8n's output-schema lookup, which 404s for any
 				// node that ships no schema files (n8n's own behaviour for community nodes).
-				if (!source.startsWith(baseUrl) || source.startsWith(`${baseUrl}/schemas/${PACKAGE}.`)) return;
+				if (!source.startsWith(baseUrl) || source.startsWith(`${baseUrl}/schemas/${PACKAGE}.`))
+					return;
 				errors.push(`console: ${message.text()} (${source})`);
 			});
 		});
@@ -202,7 +232,11 @@ describe('the nodes in the n8n editor (Chromium)', () => {
 		await simulator?.close();
 	});
 
-	async function createWorkflow(name: string, nodes: WorkflowNode[], connections: Workflow['connections'] = {}) {
+	async function createWorkflow(
+		name: string,
+		nodes: WorkflowNode[],
+		connections: Workflow['connections'] = {},
+	) {
 		const workflow = await api.createWorkflow({ name, nodes, connections });
 		workflows.push(workflow);
 		return workflow;
@@ -212,7 +246,10 @@ describe('the nodes in the n8n editor (Chromium)', () => {
 		await page.goto('/workflow/new');
 		await page.getByTestId('canvas-add-button').click();
 		await page.getByTestId('node-creator-search-bar').fill('Dialer');
-		await page.getByTestId('node-creator-item-name').filter({ hasText: /^Dialer$/ }).click();
+		await page
+			.getByTestId('node-creator-item-name')
+			.filter({ hasText: /^Dialer$/ })
+			.click();
 		await page.getByTestId('node-creator').getByText('On agent paused', { exact: true }).click();
 		await page.getByTestId('ndv').waitFor();
 		await expectParameters(page, trigger, { events: 'agente.pause_in' });
@@ -220,13 +257,21 @@ describe('the nodes in the n8n editor (Chromium)', () => {
 
 		await page.getByTestId('canvas-handle-plus').first().click();
 		await page.getByTestId('node-creator-search-bar').fill('Dialer');
-		await page.getByTestId('node-creator-item-name').filter({ hasText: /^Dialer$/ }).click();
+		await page
+			.getByTestId('node-creator-item-name')
+			.filter({ hasText: /^Dialer$/ })
+			.click();
 		// Every operation is offered as an action of the node.
 		const actions = page.getByTestId('node-creator');
 		for (const { resource, operation } of operations()) {
-			const action = optionsOf(dialer.properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource))!)
-				.find((option) => option.value === operation) as { action?: string };
-			await expect(actions.getByText(action.action!, { exact: true }).count()).resolves.toBeGreaterThan(0);
+			const action = optionsOf(
+				dialer.properties.find(
+					(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource),
+				)!,
+			).find((option) => option.value === operation) as { action?: string };
+			await expect(
+				actions.getByText(action.action!, { exact: true }).count(),
+			).resolves.toBeGreaterThan(0);
 		}
 		const getActiveCall = actions.getByText('Get the active call of an extension', { exact: true });
 		await waitUntilStill(page, getActiveCall);
@@ -236,7 +281,9 @@ describe('the nodes in the n8n editor (Chromium)', () => {
 		await expectParameters(page, dialer, { resource: 'call', operation: 'getActive' });
 		await closeNode(page);
 
-		const types = await page.getByTestId('canvas-node').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-node-type')));
+		const types = await page
+			.getByTestId('canvas-node')
+			.evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-node-type')));
 		expect(types).toEqual([`${PACKAGE}.dialerTrigger`, `${PACKAGE}.dialer`]);
 		await expectIcons(page, 'dialer.svg', 2);
 		await screenshot('canvas.png');
@@ -250,7 +297,10 @@ describe('the nodes in the n8n editor (Chromium)', () => {
 				typeVersion: 1,
 				position: [0, 0],
 				webhookId: '3c0d5b7e-1f2a-4e6b-9c8d-7a5f4e3d2c1b',
-				parameters: { events: ['agente.pause_in', 'agente.pause_out'], options: { agentIds: '105, 110' } },
+				parameters: {
+					events: ['agente.pause_in', 'agente.pause_out'],
+					options: { agentIds: '105, 110' },
+				},
 				credentials: { dialerApi: { id: credential.id, name: credential.name } },
 			},
 		]);
@@ -261,7 +311,9 @@ describe('the nodes in the n8n editor (Chromium)', () => {
 		const ndv = page.getByTestId('ndv');
 		await ndv.getByText('Webhook URLs').click();
 		await ndv.getByText('Production URL', { exact: true }).click();
-		await ndv.getByText(`${baseUrl}/webhook/3c0d5b7e-1f2a-4e6b-9c8d-7a5f4e3d2c1b/webhook`, { exact: true }).waitFor();
+		await ndv
+			.getByText(`${baseUrl}/webhook/3c0d5b7e-1f2a-4e6b-9c8d-7a5f4e3d2c1b/webhook`, { exact: true })
+			.waitFor();
 		await screenshot('dialer-trigger-parameters.png');
 		await closeNode(page);
 	});
@@ -288,7 +340,8 @@ describe('the nodes in the n8n editor (Chromium)', () => {
 		it.each(all)('$name shows its parameters', async ({ resource, operation, name }) => {
 			await openNode(page, name);
 			await expectParameters(page, dialer, { resource, operation });
-			if (resource === 'report' && operation === 'getFilledForms') await screenshot('dialer-parameters.png');
+			if (resource === 'report' && operation === 'getFilledForms')
+				await screenshot('dialer-parameters.png');
 			await closeNode(page);
 		});
 	});
@@ -298,10 +351,27 @@ describe('the nodes in the n8n editor (Chromium)', () => {
 		const previous = page;
 		page = await dark.newPage();
 		try {
-			const workflow = await createWorkflow('Dialer nodes in the dark theme', [
-				{ name: 'Dialer Trigger', type: `${PACKAGE}.dialerTrigger`, typeVersion: 1, position: [0, 0], webhookId: 'b1f0c2d3-4e5f-4a6b-8c7d-9e0f1a2b3c4d', parameters: { events: ['agente.login'] } },
-				{ name: 'Dialer', type: `${PACKAGE}.dialer`, typeVersion: 1, position: [260, 0], parameters: { resource: 'call', operation: 'getActive' } },
-			], { 'Dialer Trigger': { main: [[{ node: 'Dialer', type: 'main', index: 0 }]] } });
+			const workflow = await createWorkflow(
+				'Dialer nodes in the dark theme',
+				[
+					{
+						name: 'Dialer Trigger',
+						type: `${PACKAGE}.dialerTrigger`,
+						typeVersion: 1,
+						position: [0, 0],
+						webhookId: 'b1f0c2d3-4e5f-4a6b-8c7d-9e0f1a2b3c4d',
+						parameters: { events: ['agente.login'] },
+					},
+					{
+						name: 'Dialer',
+						type: `${PACKAGE}.dialer`,
+						typeVersion: 1,
+						position: [260, 0],
+						parameters: { resource: 'call', operation: 'getActive' },
+					},
+				],
+				{ 'Dialer Trigger': { main: [[{ node: 'Dialer', type: 'main', index: 0 }]] } },
+			);
 			await openWorkflow(page, workflow.id);
 			await expectIcons(page, 'dialer.dark.svg', 2);
 			await expectIcons(page, 'dialer.svg', 0);
@@ -313,11 +383,15 @@ describe('the nodes in the n8n editor (Chromium)', () => {
 	});
 
 	it('shows the AI agent example with the Dialer node as a tool', async () => {
-		const example = (await readExamples()).find(({ file }) => file === 'ai-agent-dialer-tool.json')!;
+		const example = (await readExamples()).find(
+			({ file }) => file === 'ai-agent-dialer-tool.json',
+		)!;
 		const { name, nodes, connections } = configureExample(example.workflow, credential, '');
 		const workflow = await createWorkflow(name, nodes, connections);
 		await openWorkflow(page, workflow.id);
-		const tools = page.locator(`[data-test-id="canvas-node"][data-node-type="${PACKAGE}.dialerTool"]`);
+		const tools = page.locator(
+			`[data-test-id="canvas-node"][data-node-type="${PACKAGE}.dialerTool"]`,
+		);
 		await expect(tools.count()).resolves.toBe(2);
 		await expectIcons(page, 'dialer.svg', 2);
 		await screenshot('ai-agent-example.png');

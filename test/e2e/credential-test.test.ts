@@ -11,7 +11,8 @@ import { connectN8n, registerSecret } from './setup/connection';
 
 const REJECTED_TOKEN =
 	'The server rejected the token. Copy it again from the dialer console (API > Token) and check the header style.';
-const NO_API_HERE = 'No dialer API at this address. Check the base URL (with its port) and the path segment.';
+const NO_API_HERE =
+	'No dialer API at this address. Check the base URL (with its port) and the path segment.';
 
 describe('Dialer API credential test', () => {
 	let api: N8nApi;
@@ -47,7 +48,12 @@ describe('Dialer API credential test', () => {
 			message: 'Connection successful!',
 		});
 		expect(simulator.requests).toEqual([
-			expect.objectContaining({ operation: 'getTime', method: 'POST', path: '/ipbox/api/getTime', status: 200 }),
+			expect.objectContaining({
+				operation: 'getTime',
+				method: 'POST',
+				path: '/ipbox/api/getTime',
+				status: 200,
+			}),
 		]);
 	});
 
@@ -56,10 +62,15 @@ describe('Dialer API credential test', () => {
 		['raw', ''],
 		['bearer', 'Bearer '],
 		['basic', 'Basic '],
-	])('succeeds with the %s header style, sending Authorization: %s<token>', async (authScheme, prefix) => {
-		expect(await api.testCredentialData('dialerApi', settings({ authScheme }))).toMatchObject({ status: 'OK' });
-		expect(simulator.requests.map((r) => r.headers.authorization)).toEqual([`${prefix}${token}`]);
-	});
+	])(
+		'succeeds with the %s header style, sending Authorization: %s<token>',
+		async (authScheme, prefix) => {
+			expect(await api.testCredentialData('dialerApi', settings({ authScheme }))).toMatchObject({
+				status: 'OK',
+			});
+			expect(simulator.requests.map((r) => r.headers.authorization)).toEqual([`${prefix}${token}`]);
+		},
+	);
 
 	it('tolerates a trailing slash on the base URL and slashes around the path segment', async () => {
 		const result = await api.testCredentialData(
@@ -91,7 +102,10 @@ describe('Dialer API credential test', () => {
 	it('fails when the host is unreachable', async () => {
 		// A port that was free a moment ago: nothing listens there.
 		const closedPort = await freePort();
-		const result = await api.testCredentialData('dialerApi', settings({ baseUrl: `http://127.0.0.1:${closedPort}` }));
+		const result = await api.testCredentialData(
+			'dialerApi',
+			settings({ baseUrl: `http://127.0.0.1:${closedPort}` }),
+		);
 		// n8n shows the bare network error code; the credential's rules only apply to HTTP answers.
 		expect(result).toEqual({ status: 'Error', message: 'ECONNREFUSED' });
 	});
@@ -109,7 +123,11 @@ describe('Dialer API credential test', () => {
 				'GET',
 				`/rest/credentials/${credential.id}?includeData=true`,
 			);
-			expect(form.data).toMatchObject({ baseUrl: simulator.baseUrl, authScheme: 'raw', ignoreSslIssues: true });
+			expect(form.data).toMatchObject({
+				baseUrl: simulator.baseUrl,
+				authScheme: 'raw',
+				ignoreSslIssues: true,
+			});
 			expect(form.data.token).toMatch(/^__n8n_BLANK_VALUE_/);
 			expect(form.data.webhookSecret).toMatch(/^__n8n_BLANK_VALUE_/);
 			expect(JSON.stringify(form)).not.toContain(token);
@@ -131,7 +149,9 @@ describe('Dialer API credential test', () => {
 		});
 
 		it('succeeds with "Ignore SSL Issues" on', async () => {
-			expect(await api.testCredentialData('dialerApi', tlsSettings(true))).toMatchObject({ status: 'OK' });
+			expect(await api.testCredentialData('dialerApi', tlsSettings(true))).toMatchObject({
+				status: 'OK',
+			});
 		});
 	});
 });

@@ -22,7 +22,10 @@ interface DemoRun {
 
 /** The demo in its own process group, as in a terminal, so a signal to the group reaches it the way Ctrl-C does. */
 function startDemo(args: string[]): DemoRun {
-	const child = spawn(TSX, ['scripts/demo.ts', '--skip-build', ...args], { cwd: ROOT, detached: true });
+	const child = spawn(TSX, ['scripts/demo.ts', '--skip-build', ...args], {
+		cwd: ROOT,
+		detached: true,
+	});
 	const run: DemoRun = {
 		child,
 		stdout: '',
@@ -77,13 +80,21 @@ describe('npm run demo', () => {
 
 	it('Ctrl-C stops n8n, its task runner and the demo itself', async () => {
 		const run = startDemo([]);
-		await waitFor(() => run.stdout.includes('Press Ctrl-C') || run.child.exitCode !== null, 180_000, 'the demo banner');
+		await waitFor(
+			() => run.stdout.includes('Press Ctrl-C') || run.child.exitCode !== null,
+			180_000,
+			'the demo banner',
+		);
 		expect(run.stdout).toContain('Log in as');
 		const n8n = n8nPid(run.stderr);
 		expect(groupAlive(n8n)).toBe(true);
 
 		process.kill(-run.child.pid!, 'SIGINT');
 		await run.exited;
-		await waitFor(() => !groupAlive(n8n) && !groupAlive(run.child.pid!), 20_000, 'every demo process to end');
+		await waitFor(
+			() => !groupAlive(n8n) && !groupAlive(run.child.pid!),
+			20_000,
+			'every demo process to end',
+		);
 	});
 });

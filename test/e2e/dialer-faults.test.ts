@@ -34,14 +34,49 @@ afterEach(() => dialer.sim.faults.clear());
 
 describe('each fault class becomes a clear error', () => {
 	it.each<[string, Fault, RegExp, RegExp]>([
-		['a 5xx with a JSON body', { kind: 'status', status: 500 }, /Dialer getTime failed \(HTTP 500\): Erro interno do servidor/, /Retry later/],
+		[
+			'a 5xx with a JSON body',
+			{ kind: 'status', status: 500 },
+			/Dialer getTime failed \(HTTP 500\): Erro interno do servidor/,
+			/Retry later/,
+		],
 		['a 503', { kind: 'status', status: 503 }, /Dialer getTime failed \(HTTP 503\)/, /Retry later/],
-		['a 4xx', { kind: 'status', status: 400 }, /Dialer getTime failed \(HTTP 400\)/, /Check the parameters/],
-		['an HTML error page', { kind: 'html', status: 502 }, /Dialer getTime failed \(HTTP 502\): (?!.*<)/, /Retry later/],
-		['truncated JSON', { kind: 'truncatedJson' }, /Dialer getTime failed \(HTTP 200\): answer is not JSON/, /unexpected page/],
-		['a 200 whose body reports failure', { kind: 'errorBody' }, /Dialer getTime failed \(HTTP 200\): Falha temporária/, /refused the request/],
-		['an empty body', { kind: 'empty' }, /Dialer getTime failed \(HTTP 200\): empty answer instead of JSON/, /unexpected page/],
-		['a reset connection', { kind: 'reset' }, /Dialer getTime failed: connection closed by the server/, /closed the connection/],
+		[
+			'a 4xx',
+			{ kind: 'status', status: 400 },
+			/Dialer getTime failed \(HTTP 400\)/,
+			/Check the parameters/,
+		],
+		[
+			'an HTML error page',
+			{ kind: 'html', status: 502 },
+			/Dialer getTime failed \(HTTP 502\): (?!.*<)/,
+			/Retry later/,
+		],
+		[
+			'truncated JSON',
+			{ kind: 'truncatedJson' },
+			/Dialer getTime failed \(HTTP 200\): answer is not JSON/,
+			/unexpected page/,
+		],
+		[
+			'a 200 whose body reports failure',
+			{ kind: 'errorBody' },
+			/Dialer getTime failed \(HTTP 200\): Falha temporária/,
+			/refused the request/,
+		],
+		[
+			'an empty body',
+			{ kind: 'empty' },
+			/Dialer getTime failed \(HTTP 200\): empty answer instead of JSON/,
+			/unexpected page/,
+		],
+		[
+			'a reset connection',
+			{ kind: 'reset' },
+			/Dialer getTime failed: connection closed by the server/,
+			/closed the connection/,
+		],
 	])('%s', async (_name, fault, message, hint) => {
 		dialer.sim.faults.add({ ...fault, operation: 'getTime' });
 		const { status, error } = await dialer.run(listTeams);
@@ -66,7 +101,9 @@ describe('each fault class becomes a clear error', () => {
 	});
 
 	it('a refused connection', async () => {
-		const nowhere = await dialer.createCredential({ baseUrl: `http://127.0.0.1:${await closedPort()}` });
+		const nowhere = await dialer.createCredential({
+			baseUrl: `http://127.0.0.1:${await closedPort()}`,
+		});
 		const { error } = await dialer.run(listTeams, { credential: nowhere });
 		expect(error).toMatch(/Dialer getTime failed: connection refused/);
 		expect(error).toMatch(/host and the port/);
@@ -99,14 +136,20 @@ describe('a self-signed HTTPS dialer', () => {
 	});
 
 	it('is refused with a hint to turn on Ignore SSL Issues', async () => {
-		const strict = await dialer.createCredential({ baseUrl: tlsSim.baseUrl, ignoreSslIssues: false });
+		const strict = await dialer.createCredential({
+			baseUrl: tlsSim.baseUrl,
+			ignoreSslIssues: false,
+		});
 		const { error } = await dialer.run(listTeams, { credential: strict });
 		expect(error).toMatch(/Dialer getTime failed: TLS certificate not trusted/);
 		expect(error).toMatch(/Ignore SSL Issues/);
 	});
 
 	it('works once Ignore SSL Issues is on', async () => {
-		const lenient = await dialer.createCredential({ baseUrl: tlsSim.baseUrl, ignoreSslIssues: true });
+		const lenient = await dialer.createCredential({
+			baseUrl: tlsSim.baseUrl,
+			ignoreSslIssues: true,
+		});
 		const { status, items } = await dialer.run(listTeams, { credential: lenient });
 		expect(status).toBe(200);
 		expect(items.length).toBe(tlsSim.data.teams.length);
@@ -121,8 +164,17 @@ describe('continue on fail over 500 items', () => {
 		const items = Array.from({ length: 500 }, (_, i) => ({
 			extension: i % 25 === 7 ? '' : i % 10 === 3 ? `x${i}` : extensions[i % extensions.length],
 		}));
-		const { status, items: output, requests } = await dialer.run(
-			{ resource: 'call', operation: 'getActive', extension: '={{ $json.extension }}', options: { parallelRequests: 8 } },
+		const {
+			status,
+			items: output,
+			requests,
+		} = await dialer.run(
+			{
+				resource: 'call',
+				operation: 'getActive',
+				extension: '={{ $json.extension }}',
+				options: { parallelRequests: 8 },
+			},
 			{ items, continueOnFail: true },
 		);
 		expect(status).toBe(200);
@@ -132,7 +184,8 @@ describe('continue on fail over 500 items', () => {
 		output.forEach((item, i) => {
 			const input = items[i].extension;
 			if (input === '') expect(item.error).toMatch(/Extension: is empty/);
-			else if (input.startsWith('x')) expect(item.error).toMatch(/Dialer getLigacaoAtivaByRamal failed \(HTTP 400\)/);
+			else if (input.startsWith('x'))
+				expect(item.error).toMatch(/Dialer getLigacaoAtivaByRamal failed \(HTTP 400\)/);
 			else expect(item).toMatchObject({ extension: input, active: expect.any(Boolean) });
 		});
 	});

@@ -14,7 +14,8 @@ const TIMEZONE = 'America/Sao_Paulo';
 
 let dialer: DialerRunner;
 const run = (parameters: Json, options?: RunOptions) => dialer.run(parameters, options);
-const direct = (operation: string, fields: Record<string, string>) => dialer.direct(operation, fields);
+const direct = (operation: string, fields: Record<string, string>) =>
+	dialer.direct(operation, fields);
 const createCredential = (overrides?: Json) => dialer.createCredential(overrides);
 
 function only(requests: RecordedRequest[], operation: string): RecordedRequest {
@@ -49,15 +50,32 @@ afterAll(async () => {
 describe('every operation sends the contract request and outputs the right items', () => {
 	it('Agent → Log Out logs the agent out and returns the new state', async () => {
 		const agent = sim.data.agents.find((a) => a.estado !== 'offline')!;
-		const { items, requests } = await run({ resource: 'agent', operation: 'logout', agent: agent.login, additionalFields: { ip: '10.1.2.3' } });
+		const { items, requests } = await run({
+			resource: 'agent',
+			operation: 'logout',
+			agent: agent.login,
+			additionalFields: { ip: '10.1.2.3' },
+		});
 		expect(only(requests, 'logout').fields).toEqual({ user: agent.login, ip: '10.1.2.3' });
-		expect(items).toEqual([expect.objectContaining({ success: true, agent: agent.login, login: agent.login, estado: 'offline' })]);
+		expect(items).toEqual([
+			expect.objectContaining({
+				success: true,
+				agent: agent.login,
+				login: agent.login,
+				estado: 'offline',
+			}),
+		]);
 		expect(sim.data.agents.find((a) => a.id === agent.id)!.estado).toBe('offline');
 	});
 
 	it('Agent → End Pause takes a paused agent out of pause (pauseout)', async () => {
 		const agent = sim.data.agents.find((a) => a.estado === 'paused')!;
-		const { items, requests } = await run({ resource: 'agent', operation: 'endPause', agent: agent.login, additionalFields: {} });
+		const { items, requests } = await run({
+			resource: 'agent',
+			operation: 'endPause',
+			agent: agent.login,
+			additionalFields: {},
+		});
 		expect(only(requests, 'pauseout').fields).toEqual({ user: agent.login });
 		expect(items[0]).toMatchObject({ success: true, agent: agent.login });
 		expect(['online', 'busy']).toContain(items[0].estado);
@@ -65,16 +83,38 @@ describe('every operation sends the contract request and outputs the right items
 
 	it('Call → Get Active returns the call on an extension', async () => {
 		const active = sim.data.activeCalls[0];
-		const { items, requests } = await run({ resource: 'call', operation: 'getActive', extension: active.ramal });
+		const { items, requests } = await run({
+			resource: 'call',
+			operation: 'getActive',
+			extension: active.ramal,
+		});
 		expect(only(requests, 'getLigacaoAtivaByRamal').fields).toEqual({ ramal: active.ramal });
-		expect(items).toEqual([{ extension: active.ramal, active: true, ...(await direct('getLigacaoAtivaByRamal', { ramal: active.ramal }) as Json) }]);
+		expect(items).toEqual([
+			{
+				extension: active.ramal,
+				active: true,
+				...((await direct('getLigacaoAtivaByRamal', { ramal: active.ramal })) as Json),
+			},
+		]);
 		expect(items[0].uid).toBe(active.uid);
 	});
 
 	it('Call → Get Active says plainly when the extension has no call', async () => {
-		const idle = sim.data.extensions.find((e) => !sim.data.activeCalls.some((c) => c.ramal === e.numero))!;
-		const { items } = await run({ resource: 'call', operation: 'getActive', extension: idle.numero });
-		expect(items).toEqual([{ extension: idle.numero, active: false, message: `No active call on extension ${idle.numero}` }]);
+		const idle = sim.data.extensions.find(
+			(e) => !sim.data.activeCalls.some((c) => c.ramal === e.numero),
+		)!;
+		const { items } = await run({
+			resource: 'call',
+			operation: 'getActive',
+			extension: idle.numero,
+		});
+		expect(items).toEqual([
+			{
+				extension: idle.numero,
+				active: false,
+				message: `No active call on extension ${idle.numero}`,
+			},
+		]);
 	});
 
 	it('Queue → Create creates an active queue that exists afterwards', async () => {
@@ -106,12 +146,21 @@ describe('every operation sends the contract request and outputs the right items
 			tamanho_fila: '4',
 			tempo_max_atendimento: '12',
 		});
-		expect(items).toEqual([{ id: expect.any(Number), descricao: 'Fila e2e Novembro', operacao: operation.nome }]);
-		expect(sim.data.queues.some((q) => q.id === items[0].id && q.descricao === 'Fila e2e Novembro')).toBe(true);
+		expect(items).toEqual([
+			{ id: expect.any(Number), descricao: 'Fila e2e Novembro', operacao: operation.nome },
+		]);
+		expect(
+			sim.data.queues.some((q) => q.id === items[0].id && q.descricao === 'Fila e2e Novembro'),
+		).toBe(true);
 	});
 
 	it('Batch → Get Many lists active batches, one item each', async () => {
-		const { items, requests } = await run({ resource: 'batch', operation: 'getMany', returnAll: true, filters: {} });
+		const { items, requests } = await run({
+			resource: 'batch',
+			operation: 'getMany',
+			returnAll: true,
+			filters: {},
+		});
 		expect(only(requests, 'getLotesAtivos').fields).toEqual({});
 		expect(items).toEqual(((await direct('getLotesAtivos', {})) as { lotes: Json[] }).lotes);
 		expect(items.length).toBeGreaterThan(1);
@@ -126,22 +175,41 @@ describe('every operation sends the contract request and outputs the right items
 			batch: { __rl: true, mode: 'list', value: String(batch.id) },
 			queue: target.descricao,
 		});
-		expect(only(requests, 'changeLoteToFila').fields).toEqual({ lote: String(batch.id), fila: target.descricao });
-		expect(items).toEqual([{ lote: { id: String(batch.id), login: batch.descricao }, fila: { id: String(target.id), descricao: target.descricao } }]);
+		expect(only(requests, 'changeLoteToFila').fields).toEqual({
+			lote: String(batch.id),
+			fila: target.descricao,
+		});
+		expect(items).toEqual([
+			{
+				lote: { id: String(batch.id), login: batch.descricao },
+				fila: { id: String(target.id), descricao: target.descricao },
+			},
+		]);
 		expect(sim.data.batches.find((b) => b.id === batch.id)!.filaId).toBe(target.id);
 	});
 
 	it('Team → Get Many lists the teams of one agent', async () => {
 		const agent = sim.data.agents[0];
-		const { items, requests } = await run({ resource: 'team', operation: 'getMany', returnAll: true, filters: { agent: agent.login } });
+		const { items, requests } = await run({
+			resource: 'team',
+			operation: 'getMany',
+			returnAll: true,
+			filters: { agent: agent.login },
+		});
 		expect(only(requests, 'getTime').fields).toEqual({ user: agent.login });
-		expect(items).toEqual(((await direct('getTime', { user: agent.login })) as { times: Json[] }).times);
+		expect(items).toEqual(
+			((await direct('getTime', { user: agent.login })) as { times: Json[] }).times,
+		);
 		expect(items.length).toBe(agent.teamIds.length);
 	});
 
 	it('Audio → Deactivate deactivates an audio', async () => {
 		const audio = sim.data.audios.find((a) => a.ativo)!;
-		const { items, requests } = await run({ resource: 'audio', operation: 'deactivate', audioId: String(audio.id) });
+		const { items, requests } = await run({
+			resource: 'audio',
+			operation: 'deactivate',
+			audioId: String(audio.id),
+		});
 		expect(only(requests, 'desativarAudio').fields).toEqual({ id: String(audio.id) });
 		expect(items).toEqual([{ success: true, id: audio.id }]);
 		expect(sim.data.audios.find((a) => a.id === audio.id)!.ativo).toBe(false);
@@ -161,7 +229,12 @@ describe('every operation sends the contract request and outputs the right items
 		});
 		const day = yesterday();
 		const fields = only(requests, 'getFP1').fields;
-		expect(fields).toEqual({ form: form.nome, de: `${day}000000`, ate: `${day}235959`, formato: 'json' });
+		expect(fields).toEqual({
+			form: form.nome,
+			de: `${day}000000`,
+			ate: `${day}235959`,
+			formato: 'json',
+		});
 		expect(items).toEqual(await direct('getFP1', fields));
 		expect(items.length).toBeGreaterThan(0);
 		expect(Object.keys(items[0]).some((key) => key.endsWith('_f'))).toBe(true);
@@ -171,19 +244,34 @@ describe('every operation sends the contract request and outputs the right items
 		const fichas = sim.data.fichas.filter((f) => f.formId === sim.data.forms[0].id).slice(0, 4);
 		const ids = `${fichas[0].id},${fichas[1].id}, ${fichas[2].id}-${fichas[2].id}`;
 		const { items, requests } = await run(
-			{ resource: 'report', operation: 'getFilledForms', selectBy: 'fichaIds', fichaIds: ids, output: 'csvFile', binaryPropertyName: 'data', filters: {} },
+			{
+				resource: 'report',
+				operation: 'getFilledForms',
+				selectBy: 'fichaIds',
+				fichaIds: ids,
+				output: 'csvFile',
+				binaryPropertyName: 'data',
+				filters: {},
+			},
 			{
 				after: [
 					{
 						name: 'Extract from File',
 						type: 'n8n-nodes-base.extractFromFile',
 						typeVersion: 1.1,
-						parameters: { operation: 'csv', binaryPropertyName: 'data', options: { delimiter: ';' } },
+						parameters: {
+							operation: 'csv',
+							binaryPropertyName: 'data',
+							options: { delimiter: ';' },
+						},
 					},
 				],
 			},
 		);
-		expect(only(requests, 'getFP1').fields).toEqual({ fichaId: `${fichas[0].id},${fichas[1].id},${fichas[2].id}-${fichas[2].id}`, formato: 'csv' });
+		expect(only(requests, 'getFP1').fields).toEqual({
+			fichaId: `${fichas[0].id},${fichas[1].id},${fichas[2].id}-${fichas[2].id}`,
+			formato: 'csv',
+		});
 		expect(items).toHaveLength(3);
 		const columns = Object.keys(items[0]);
 		expect(columns.some((c) => c.endsWith('[F]'))).toBe(true);
@@ -192,14 +280,33 @@ describe('every operation sends the contract request and outputs the right items
 
 	it('Report → Get Filled Forms sends the report login from the credential', async () => {
 		// A distinctive password, so the run's secret scan can tell a leak from an ordinary word.
-		const reportUser = { login: sim.data.reportUsers[0].login, senha: `e2e-report-password-${randomUUID()}` };
+		const reportUser = {
+			login: sim.data.reportUsers[0].login,
+			senha: `e2e-report-password-${randomUUID()}`,
+		};
 		registerSecret(reportUser.senha);
-		const withLogin = await createCredential({ reportUser: reportUser.login, reportPassword: reportUser.senha });
+		const withLogin = await createCredential({
+			reportUser: reportUser.login,
+			reportPassword: reportUser.senha,
+		});
 		const { requests } = await run(
-			{ resource: 'report', operation: 'getFilledForms', selectBy: 'formAndPeriod', form: String(sim.data.forms[0].id), period: 'last7Days', output: 'items', returnAll: false, limit: 5, filters: {} },
+			{
+				resource: 'report',
+				operation: 'getFilledForms',
+				selectBy: 'formAndPeriod',
+				form: String(sim.data.forms[0].id),
+				period: 'last7Days',
+				output: 'items',
+				returnAll: false,
+				limit: 5,
+				filters: {},
+			},
 			{ credential: withLogin },
 		);
-		expect(only(requests, 'getFP1').fields).toMatchObject({ user: reportUser.login, senha: reportUser.senha });
+		expect(only(requests, 'getFP1').fields).toMatchObject({
+			user: reportUser.login,
+			senha: reportUser.senha,
+		});
 	});
 
 	it('Report → Get Classification Results returns one item per row, with filters', async () => {
@@ -229,8 +336,20 @@ describe('every operation sends the contract request and outputs the right items
 			filters: {},
 		});
 		const fields = only(requests, 'getHC2').fields;
-		const history = (await direct('getHC2', fields)) as { ramal_agente: string; de: string; ate: string; chamadas: Json[] };
-		expect(items).toEqual(history.chamadas.map((c) => ({ ...c, ramal_agente: history.ramal_agente, de: history.de, ate: history.ate })));
+		const history = (await direct('getHC2', fields)) as {
+			ramal_agente: string;
+			de: string;
+			ate: string;
+			chamadas: Json[];
+		};
+		expect(items).toEqual(
+			history.chamadas.map((c) => ({
+				...c,
+				ramal_agente: history.ramal_agente,
+				de: history.de,
+				ate: history.ate,
+			})),
+		);
 		expect(items.length).toBeGreaterThan(0);
 	});
 
@@ -264,20 +383,42 @@ describe('errors', () => {
 
 	it('a server error stops the workflow with the operation and HTTP status', async () => {
 		sim.faults.add({ operation: 'getTime', kind: 'status', status: 503 });
-		await failedRun({ resource: 'team', operation: 'getMany', returnAll: true, filters: {} }, /Dialer getTime failed \(HTTP 503\)/);
+		await failedRun(
+			{ resource: 'team', operation: 'getMany', returnAll: true, filters: {} },
+			/Dialer getTime failed \(HTTP 503\)/,
+		);
 	});
 
 	it('a 200 whose body reports failure is an error too', async () => {
 		sim.faults.add({ operation: 'getTime', kind: 'errorBody' });
-		await failedRun({ resource: 'team', operation: 'getMany', returnAll: true, filters: {} }, /Dialer getTime failed \(HTTP 200\)/);
+		await failedRun(
+			{ resource: 'team', operation: 'getMany', returnAll: true, filters: {} },
+			/Dialer getTime failed \(HTTP 200\)/,
+		);
 	});
 
 	it('an unknown queue answered as failure by the dialer names the operation', async () => {
-		await failedRun({ resource: 'batch', operation: 'moveToQueue', batch: { __rl: true, mode: 'id', value: String(sim.data.batches[0].id) }, queue: 'Fila que não existe' }, /Dialer changeLoteToFila failed/);
+		await failedRun(
+			{
+				resource: 'batch',
+				operation: 'moveToQueue',
+				batch: { __rl: true, mode: 'id', value: String(sim.data.batches[0].id) },
+				queue: 'Fila que não existe',
+			},
+			/Dialer changeLoteToFila failed/,
+		);
 	});
 
 	it('invalid input fails before any request, naming the parameter', async () => {
-		const { status, requests, error } = await run({ resource: 'report', operation: 'getFilledForms', selectBy: 'fichaIds', fichaIds: '10,,12', output: 'items', returnAll: true, filters: {} });
+		const { status, requests, error } = await run({
+			resource: 'report',
+			operation: 'getFilledForms',
+			selectBy: 'fichaIds',
+			fichaIds: '10,,12',
+			output: 'items',
+			returnAll: true,
+			filters: {},
+		});
 		expect(status).toBeGreaterThanOrEqual(500);
 		expect(requests).toHaveLength(0);
 		expect(error).toMatch(/Ficha IDs: contains an empty entry/);
@@ -286,7 +427,13 @@ describe('errors', () => {
 
 	it('continue on fail keeps every other item and records the error on the failing ones', async () => {
 		const audios = sim.data.audios.filter((a) => a.ativo).slice(0, 3);
-		const input = [{ id: String(audios[0].id) }, { id: 'not-a-number' }, { id: String(audios[1].id) }, { id: String(audios[0].id) }, { id: String(audios[2].id) }];
+		const input = [
+			{ id: String(audios[0].id) },
+			{ id: 'not-a-number' },
+			{ id: String(audios[1].id) },
+			{ id: String(audios[0].id) },
+			{ id: String(audios[2].id) },
+		];
 		const { items, requests } = await run(
 			{ resource: 'audio', operation: 'deactivate', audioId: '={{ $json.id }}' },
 			{ items: input, continueOnFail: true },
@@ -309,7 +456,10 @@ describe('the three Authorization header styles', () => {
 		['basic', 'Basic '],
 	])('%s sends Authorization: %s<token>', async (authScheme, prefix) => {
 		const styled = await createCredential({ authScheme });
-		const { items, requests } = await run({ resource: 'batch', operation: 'getMany', returnAll: false, limit: 2, filters: {} }, { credential: styled });
+		const { items, requests } = await run(
+			{ resource: 'batch', operation: 'getMany', returnAll: false, limit: 2, filters: {} },
+			{ credential: styled },
+		);
 		expect(requests).toHaveLength(1);
 		expect(requests[0].headers.authorization).toBe(`${prefix}${TOKEN}`);
 		expect(items).toHaveLength(2);
@@ -317,7 +467,10 @@ describe('the three Authorization header styles', () => {
 });
 
 describe('pickers load batches and teams from the dialer, as the editor does', () => {
-	async function search(methodName: string, filter?: string): Promise<Array<{ name: string; value: string }>> {
+	async function search(
+		methodName: string,
+		filter?: string,
+	): Promise<Array<{ name: string; value: string }>> {
 		const { results } = await dialer.api.rest<{ results: Array<{ name: string; value: string }> }>(
 			'POST',
 			'/rest/dynamic-node-parameters/resource-locator-results',
@@ -338,7 +491,10 @@ describe('pickers load batches and teams from the dialer, as the editor does', (
 		const results = await search('searchBatches');
 		expect(results.map((r) => r.value).sort()).toEqual(active.map((b) => String(b.id)).sort());
 		const first = active[0];
-		expect(results).toContainEqual({ name: `${first.descricao} (${first.id})`, value: String(first.id) });
+		expect(results).toContainEqual({
+			name: `${first.descricao} (${first.id})`,
+			value: String(first.id),
+		});
 	});
 
 	it('narrows the team list to what the user types', async () => {
@@ -350,4 +506,3 @@ describe('pickers load batches and teams from the dialer, as the editor does', (
 		for (const result of results) expect(result.name.toLowerCase()).toContain(typed.toLowerCase());
 	});
 });
-

@@ -42,9 +42,12 @@ describe('n8n loads the package', () => {
 		api = await connectN8n();
 	});
 
-	it.each(declaredCredentialTypes)('the $name credential type is available ($file)', async ({ name }) => {
-		expect(await api.credentialTypeNames()).toContain(name);
-	});
+	it.each(declaredCredentialTypes)(
+		'the $name credential type is available ($file)',
+		async ({ name }) => {
+			expect(await api.credentialTypeNames()).toContain(name);
+		},
+	);
 
 	it('the Dialer API credential type is available', async () => {
 		expect(await api.credentialTypeNames()).toContain('dialerApi');

@@ -10,7 +10,15 @@ import { percentile } from '../../bench/lib/stats';
 import { countBy } from '../../scripts/queue-mode/burst';
 import { asReceived, eventLike, isAgentEvent, junk, toJson } from '../support/generatedDeliveries';
 import { registerSecret } from './setup/connection';
-import { event, inParallel, post, triggerItems, TriggerWorkflows, type Answer, type TriggerWorkflow } from './support/triggerWorkflows';
+import {
+	event,
+	inParallel,
+	post,
+	triggerItems,
+	TriggerWorkflows,
+	type Answer,
+	type TriggerWorkflow,
+} from './support/triggerWorkflows';
 
 // Ends in "à", whose last UTF-8 byte (0xA0) Node reads as a no-break space.
 const SECRET = `e2e-attack-secret-${randomUUID()}-à`;
@@ -79,21 +87,42 @@ const bad = (kind: string, value: string): BadSecret => ({ kind, headers: header
  */
 const badSecrets = fc
 	.oneof(
-		fc.string({ minLength: 1, maxLength: 80, unit: 'grapheme-ascii' }).map((other) => bad('wrong', other.trim() || 'x')),
-		fc.constantFrom<BadSecret>({ kind: 'missing', headers: [] }, bad('missing', '')),
-		fc.nat().map((cut) => bad('truncated', SENT_SECRET.slice(0, 1 + (cut % (SENT_SECRET.length - 1))))),
-		fc.nat().map((cut) => bad('truncated', SENT_SECRET.slice(1 + (cut % (SENT_SECRET.length - 1))))),
 		fc
-			.tuple(fc.constantFrom('x', '0', '.', '\u00a0', '\u00ff', asReceived('\u00a0')), fc.integer({ min: 1, max: 4 }), fc.boolean())
+			.string({ minLength: 1, maxLength: 80, unit: 'grapheme-ascii' })
+			.map((other) => bad('wrong', other.trim() || 'x')),
+		fc.constantFrom<BadSecret>({ kind: 'missing', headers: [] }, bad('missing', '')),
+		fc
+			.nat()
+			.map((cut) => bad('truncated', SENT_SECRET.slice(0, 1 + (cut % (SENT_SECRET.length - 1))))),
+		fc
+			.nat()
+			.map((cut) => bad('truncated', SENT_SECRET.slice(1 + (cut % (SENT_SECRET.length - 1))))),
+		fc
+			.tuple(
+				fc.constantFrom('x', '0', '.', '\u00a0', '\u00ff', asReceived('\u00a0')),
+				fc.integer({ min: 1, max: 4 }),
+				fc.boolean(),
+			)
 			.map(([char, count, before]) =>
-				bad('padded', before ? `${char.repeat(count)}${SENT_SECRET}` : `${SENT_SECRET}${char.repeat(count)}`),
+				bad(
+					'padded',
+					before ? `${char.repeat(count)}${SENT_SECRET}` : `${SENT_SECRET}${char.repeat(count)}`,
+				),
 			),
-		fc.constantFrom(bad('case', SENT_SECRET.toUpperCase()), bad('case', asReceived(SECRET.toUpperCase()))),
+		fc.constantFrom(
+			bad('case', SENT_SECRET.toUpperCase()),
+			bad('case', asReceived(SECRET.toUpperCase())),
+		),
 		fc
 			.nat()
 			.map((at) => at % SECRET.length)
 			.filter((at) => /[a-z]/.test(SENT_SECRET[at]))
-			.map((at) => bad('case', SENT_SECRET.slice(0, at) + SENT_SECRET[at].toUpperCase() + SENT_SECRET.slice(at + 1))),
+			.map((at) =>
+				bad(
+					'case',
+					SENT_SECRET.slice(0, at) + SENT_SECRET[at].toUpperCase() + SENT_SECRET.slice(at + 1),
+				),
+			),
 		fc.integer({ min: 1, max: 8000 }).map((extra) => bad('long', SENT_SECRET + 'a'.repeat(extra))),
 		fc.integer({ min: 2, max: 100 }).map((times) => bad('long', SENT_SECRET.repeat(times))),
 		// "à" sent as one latin1 byte instead of its UTF-8 bytes, encoded twice, or a letter swapped for "é"
@@ -119,7 +148,10 @@ interface JunkBody {
 
 const smallEventLike = eventLike.filter((body) => toJson(body).length <= 64 * 1024);
 const junkBodies = fc.oneof(
-	{ weight: 12, arbitrary: smallEventLike.map((object): JunkBody => ({ kind: 'event-like JSON', object })) },
+	{
+		weight: 12,
+		arbitrary: smallEventLike.map((object): JunkBody => ({ kind: 'event-like JSON', object })),
+	},
 	{
 		weight: 2,
 		arbitrary: junk
@@ -127,26 +159,26 @@ const junkBodies = fc.oneof(
 			.filter((text) => text.length <= 64 * 1024)
 			.map((text): JunkBody => ({ kind: 'any JSON', contentType: 'application/json', text })),
 	},
-	fc.tuple(smallEventLike.map(toJson), fc.nat()).map(
-		([text, cut]): JunkBody => ({
-			kind: 'cut JSON',
-			contentType: 'application/json',
-			text: text.slice(0, cut % text.length),
-		}),
-	),
-	fc.oneof(smallEventLike.map(toJson), fc.string()).map((text): JunkBody => ({ kind: 'text', contentType: 'text/plain', text })),
-	fc.uint8Array({ maxLength: 2048 }).map(
-		(bytes): JunkBody => ({ kind: 'bytes', contentType: 'application/octet-stream', text: Buffer.from(bytes) }),
-	),
+	fc.tuple(smallEventLike.map(toJson), fc.nat()).map(([text, cut]): JunkBody => ({
+		kind: 'cut JSON',
+		contentType: 'application/json',
+		text: text.slice(0, cut % text.length),
+	})),
+	fc
+		.oneof(smallEventLike.map(toJson), fc.string())
+		.map((text): JunkBody => ({ kind: 'text', contentType: 'text/plain', text })),
+	fc.uint8Array({ maxLength: 2048 }).map((bytes): JunkBody => ({
+		kind: 'bytes',
+		contentType: 'application/octet-stream',
+		text: Buffer.from(bytes),
+	})),
 	fc
 		.dictionary(fc.constantFrom('evento', 'estado', 't', 'usuario_id', '__proto__'), fc.string())
-		.map(
-			(form): JunkBody => ({
-				kind: 'form',
-				contentType: 'application/x-www-form-urlencoded',
-				text: new URLSearchParams(form).toString(),
-			}),
-		),
+		.map((form): JunkBody => ({
+			kind: 'form',
+			contentType: 'application/x-www-form-urlencoded',
+			text: new URLSearchParams(form).toString(),
+		})),
 	fc.string().map((text): JunkBody => ({ kind: 'no content type', text })),
 );
 
@@ -156,7 +188,10 @@ const junkBodies = fc.oneof(
  */
 const largeBodies: JunkBody[] = [
 	{ kind: 'large', object: event('agente.login', 1, { note: 'x'.repeat(1024 * 1024) }) },
-	{ kind: 'large', object: event('agente.busy', 2, { list: Array.from({ length: 100_000 }, (_, i) => i) }) },
+	{
+		kind: 'large',
+		object: event('agente.busy', 2, { list: Array.from({ length: 100_000 }, (_, i) => i) }),
+	},
 	{
 		kind: 'large',
 		object: event('agente.pause_in', 3, {
@@ -168,7 +203,12 @@ const largeBodies: JunkBody[] = [
 		contentType: 'application/json',
 		text: `${toJson(event('agente.login', 1)).slice(0, -1)},"nested":${'['.repeat(20_000)}${']'.repeat(20_000)}}`,
 	},
-	{ kind: 'large', object: JSON.parse(`{"__proto__":{"polluted":true},${toJson(event('agente.login', 1)).slice(1)}`) },
+	{
+		kind: 'large',
+		object: JSON.parse(
+			`{"__proto__":{"polluted":true},${toJson(event('agente.login', 1)).slice(1)}`,
+		),
+	},
 ];
 
 describe('Dialer Trigger in n8n against generated deliveries', () => {
@@ -192,7 +232,10 @@ describe('Dialer Trigger in n8n against generated deliveries', () => {
 	const login = toJson(event('agente.login', 1));
 
 	it('accepts the right secret, ending in "à", as the dialer sends it', async () => {
-		const answer = await post(hook.url, login, { 'content-type': 'application/json', 'x-webhook-secret': SENT_SECRET });
+		const answer = await post(hook.url, login, {
+			'content-type': 'application/json',
+			'x-webhook-secret': SENT_SECRET,
+		});
 		expect(answer).toMatchObject({ status: 200, body: { received: true } });
 		await hook.expectExecutions(1);
 	});
@@ -208,7 +251,9 @@ describe('Dialer Trigger in n8n against generated deliveries', () => {
 				`answers ${counted(answers, (a) => String(a.status))}; ${timings(answers)}`,
 		);
 		const wrong = answers.filter(
-			(answer) => answer.status !== 401 || (answer.body as { error?: string }).error !== 'Missing or wrong X-Webhook-Secret header',
+			(answer) =>
+				answer.status !== 401 ||
+				(answer.body as { error?: string }).error !== 'Missing or wrong X-Webhook-Secret header',
 		);
 		expect(wrong.map((answer) => answer.status)).toEqual([]);
 		await hook.expectExecutions(1);
@@ -216,16 +261,23 @@ describe('Dialer Trigger in n8n against generated deliveries', () => {
 
 	it('answers 431 from Node itself to a secret header beyond its 16 KB header limit, and runs nothing', async () => {
 		const answers = await inParallel(Array.from({ length: 10 }), CONCURRENCY, () =>
-			post(hook.url, login, { 'content-type': 'application/json', 'x-webhook-secret': SENT_SECRET.repeat(1000) }),
+			post(hook.url, login, {
+				'content-type': 'application/json',
+				'x-webhook-secret': SENT_SECRET.repeat(1000),
+			}),
 		);
 		expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(431));
 		await hook.expectExecutions(1);
 	});
 
 	it('answers each of 1,000 generated junk bodies with the right secret, and runs the workflow exactly for the valid, selected events', async () => {
-		const bodies = [...fc.sample(junkBodies, { numRuns: 1_000 - largeBodies.length, seed: SEED }), ...largeBodies];
+		const bodies = [
+			...fc.sample(junkBodies, { numRuns: 1_000 - largeBodies.length, seed: SEED }),
+			...largeBodies,
+		];
 		const sent = bodies.map((body, probe) => {
-			if (body.object === undefined) return { ...body, json: body.contentType === 'application/json' ? body.text : undefined };
+			if (body.object === undefined)
+				return { ...body, json: body.contentType === 'application/json' ? body.text : undefined };
 			const object = Object.assign(body.object as object, { probe });
 			const text = toJson(object);
 			return { ...body, contentType: 'application/json', text, json: text };
@@ -258,12 +310,16 @@ describe('Dialer Trigger in n8n against generated deliveries', () => {
 				}
 				if (isAgentEvent(parsed)) {
 					expected = 200;
-					if (SELECTED.includes(parsed.evento as string) && AGENTS.includes(parsed.usuario_id as number)) {
+					if (
+						SELECTED.includes(parsed.evento as string) &&
+						AGENTS.includes(parsed.usuario_id as number)
+					) {
 						expectedStarts.push(probe);
 					}
 				}
 			}
-			if (answer.status !== expected) mismatches.push(`${kind} #${probe}: ${answer.status}, expected ${expected}`);
+			if (answer.status !== expected)
+				mismatches.push(`${kind} #${probe}: ${answer.status}, expected ${expected}`);
 		});
 		expect(mismatches).toEqual([]);
 		const acknowledged = answers.filter((answer) => toJson(answer.body) === '{"received":true}');
@@ -289,14 +345,19 @@ describe('Dialer Trigger in n8n against generated deliveries', () => {
 		const notRead = expectedStarts.filter((probe) => !read.includes(probe));
 		expect(read.every((probe) => expectedStarts.includes(probe))).toBe(true);
 		expect(notRead).toHaveLength(unreadable.length);
-		for (const probe of notRead) expect(nestingDepth(JSON.parse(sent[probe].json as string))).toBeGreaterThanOrEqual(1_000);
+		for (const probe of notRead)
+			expect(nestingDepth(JSON.parse(sent[probe].json as string))).toBeGreaterThanOrEqual(1_000);
 		// Every field arrives as sent. Keys named `__proto__`, `constructor` or `prototype` the node
 		// passes on (unit test), but n8n 2.41's deepCopy leaves them out of the stored execution at
 		// any depth: those are counted, not compared.
 		const lost = new Set<string>();
 		for (const item of items) {
-			const delivered = asStored(JSON.parse(sent[item.probe as number].json as string), lost) as Record<string, unknown>;
-			for (const key of Object.keys(delivered)) expect([key, item[key]]).toEqual([key, delivered[key]]);
+			const delivered = asStored(
+				JSON.parse(sent[item.probe as number].json as string),
+				lost,
+			) as Record<string, unknown>;
+			for (const key of Object.keys(delivered))
+				expect([key, item[key]]).toEqual([key, delivered[key]]);
 		}
 		console.log(
 			`junk bodies: ${expectedStarts.length} executions, as expected; n8n could not serve the data of ${unreadable.length}, ` +

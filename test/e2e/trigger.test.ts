@@ -9,7 +9,16 @@ import { performance } from 'node:perf_hooks';
 import { percentile } from '../../bench/lib/stats';
 import { contractTimeoutMs } from '../../simulator/webhooks';
 import { registerSecret } from './setup/connection';
-import { ALL_EVENTS, event, inParallel, post, sleep, triggerItems, TriggerWorkflows, type TriggerWorkflow } from './support/triggerWorkflows';
+import {
+	ALL_EVENTS,
+	event,
+	inParallel,
+	post,
+	sleep,
+	triggerItems,
+	TriggerWorkflows,
+	type TriggerWorkflow,
+} from './support/triggerWorkflows';
 
 const SECRET = `e2e-trigger-secret-${randomUUID()}`;
 
@@ -65,22 +74,26 @@ describe('Dialer Trigger in n8n', () => {
 		});
 
 		it('answers {"received":true} as JSON, not n8n\'s default text', async () => {
-			const answer = await post(hook.url, JSON.stringify(event('agente.busy', 43, { udate: 1763799990 })), {
-				'content-type': 'application/json',
-				'x-webhook-secret': SECRET,
-			});
+			const answer = await post(
+				hook.url,
+				JSON.stringify(event('agente.busy', 43, { udate: 1763799990 })),
+				{
+					'content-type': 'application/json',
+					'x-webhook-secret': SECRET,
+				},
+			);
 			expect(answer).toMatchObject({ status: 200, body: { received: true } });
 			executions += 1;
 			await hook.expectExecutions(executions);
 		});
 
 		it('describes a pause with its ID, start and limits', async () => {
-			await workflows.simulator.webhooks.emit(event('agente.pause_in', 43, { pausa_id: 5, udate: 1763799700, durmax: 900 }));
+			await workflows.simulator.webhooks.emit(
+				event('agente.pause_in', 43, { pausa_id: 5, udate: 1763799700, durmax: 900 }),
+			);
 			executions += 1;
 			const done = await hook.expectExecutions(executions);
-			const pauses = done
-				.flatMap(triggerItems)
-				.filter((item) => item.event === 'agente.pause_in');
+			const pauses = done.flatMap(triggerItems).filter((item) => item.event === 'agente.pause_in');
 			expect(pauses).toEqual([
 				expect.objectContaining({
 					pauseId: 5,
@@ -102,7 +115,10 @@ describe('Dialer Trigger in n8n', () => {
 				'content-type': 'application/json',
 				...headers,
 			});
-			expect(answer).toMatchObject({ status: 401, body: { error: 'Missing or wrong X-Webhook-Secret header' } });
+			expect(answer).toMatchObject({
+				status: 401,
+				body: { error: 'Missing or wrong X-Webhook-Secret header' },
+			});
 			await hook.expectExecutions(executions);
 		});
 
@@ -122,14 +138,25 @@ describe('Dialer Trigger in n8n', () => {
 		});
 
 		it.each([
-			['usuario_id as a string', JSON.stringify({ ...event('agente.login', 42), usuario_id: '42' }), '"usuario_id"'],
-			['no evento', JSON.stringify({ estado: 'online', t: 1763800000, usuario_id: 42 }), '"evento"'],
+			[
+				'usuario_id as a string',
+				JSON.stringify({ ...event('agente.login', 42), usuario_id: '42' }),
+				'"usuario_id"',
+			],
+			[
+				'no evento',
+				JSON.stringify({ estado: 'online', t: 1763800000, usuario_id: 42 }),
+				'"evento"',
+			],
 			['t as a string', JSON.stringify({ ...event('agente.login', 42), t: '1763800000' }), '"t"'],
 			['an array', JSON.stringify([event('agente.login', 42)]), 'JSON object'],
 			['null', 'null', 'JSON object'],
 			['an empty body', '', 'JSON object'],
 		])('answers 400 to a body with %s and runs nothing', async (_label, body, reason) => {
-			const answer = await post(hook.url, body, { 'content-type': 'application/json', 'x-webhook-secret': SECRET });
+			const answer = await post(hook.url, body, {
+				'content-type': 'application/json',
+				'x-webhook-secret': SECRET,
+			});
 			expect(answer.status).toBe(400);
 			expect((answer.body as { error: string }).error).toContain(reason);
 			await hook.expectExecutions(executions);
@@ -153,7 +180,9 @@ describe('Dialer Trigger in n8n', () => {
 
 	describe('without a secret in the credential', () => {
 		it('accepts deliveries without the header', async () => {
-			const hook = await workflows.createTriggerWorkflow(await workflows.createCredential(''), { events: ['agente.online'] });
+			const hook = await workflows.createTriggerWorkflow(await workflows.createCredential(''), {
+				events: ['agente.online'],
+			});
 			const answer = await post(hook.url, JSON.stringify(event('agente.online', 9)), {
 				'content-type': 'application/json',
 			});
@@ -207,19 +236,31 @@ describe('Dialer Trigger in n8n', () => {
 	});
 
 	describe('a burst of 500 deliveries at concurrency 20', () => {
-		it('runs exactly one execution per selected event, loses none, and answers each within the sender\'s timeout', async () => {
-			const selected = ['agente.login', 'agente.logout', 'agente.pause_in', 'agente.pause_out', 'agente.busy'];
-			const hook = await workflows.createTriggerWorkflow(await workflows.createCredential(SECRET), { events: selected });
+		it("runs exactly one execution per selected event, loses none, and answers each within the sender's timeout", async () => {
+			const selected = [
+				'agente.login',
+				'agente.logout',
+				'agente.pause_in',
+				'agente.pause_out',
+				'agente.busy',
+			];
+			const hook = await workflows.createTriggerWorkflow(await workflows.createCredential(SECRET), {
+				events: selected,
+			});
 			workflows.simulator.webhooks.clear();
 			workflows.simulator.webhooks.register({ url: hook.url, secret: SECRET });
 
 			const events = Array.from({ length: 500 }, (_, seq) =>
 				event(ALL_EVENTS[seq % ALL_EVENTS.length], 100 + (seq % 40), { seq }),
 			);
-			const expectedSeqs = events.filter((e) => selected.includes(e.evento)).map((e) => e.seq as number);
+			const expectedSeqs = events
+				.filter((e) => selected.includes(e.evento))
+				.map((e) => e.seq as number);
 
 			const started = performance.now();
-			const deliveries = (await inParallel(events, 20, (delivery) => workflows.simulator.webhooks.emit(delivery))).flat();
+			const deliveries = (
+				await inParallel(events, 20, (delivery) => workflows.simulator.webhooks.emit(delivery))
+			).flat();
 			const seconds = (performance.now() - started) / 1000;
 			workflows.simulator.webhooks.clear();
 

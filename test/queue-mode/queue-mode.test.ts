@@ -39,7 +39,11 @@ const CONCURRENCY = 10;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function post(url: string, body: unknown, secret: string): Promise<{ status: number; body: unknown }> {
+async function post(
+	url: string,
+	body: unknown,
+	secret: string,
+): Promise<{ status: number; body: unknown }> {
 	const res = await request(url, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json', 'x-webhook-secret': secret },
@@ -74,14 +78,33 @@ describe('the nodes in n8n queue mode (main, webhook processor, 2 workers, Redis
 			filters: {},
 		});
 		const fields = history.requests.find((r) => r.operation === 'getHC2')!.fields;
-		const oracle = (await runner.direct('getHC2', fields)) as { ramal_agente: string; de: string; ate: string; chamadas: object[] };
+		const oracle = (await runner.direct('getHC2', fields)) as {
+			ramal_agente: string;
+			de: string;
+			ate: string;
+			chamadas: object[];
+		};
 		expect(history.status).toBe(200);
-		expect(history.items).toEqual(oracle.chamadas.map((c) => ({ ...c, ramal_agente: oracle.ramal_agente, de: oracle.de, ate: oracle.ate })));
+		expect(history.items).toEqual(
+			oracle.chamadas.map((c) => ({
+				...c,
+				ramal_agente: oracle.ramal_agente,
+				de: oracle.de,
+				ate: oracle.ate,
+			})),
+		);
 		expect(history.items.length).toBeGreaterThan(0);
 
 		const agent = runner.sim.data.agents.find((a) => a.estado !== 'offline')!;
-		const logout = await runner.run({ resource: 'agent', operation: 'logout', agent: agent.login, additionalFields: {} });
-		expect(logout.items).toEqual([expect.objectContaining({ success: true, agent: agent.login, estado: 'offline' })]);
+		const logout = await runner.run({
+			resource: 'agent',
+			operation: 'logout',
+			agent: agent.login,
+			additionalFields: {},
+		});
+		expect(logout.items).toEqual([
+			expect.objectContaining({ success: true, agent: agent.login, estado: 'offline' }),
+		]);
 		expect(runner.sim.data.agents.find((a) => a.id === agent.id)!.estado).toBe('offline');
 
 		// Both runs started on a worker: the main and the webhook processor execute nothing.
@@ -101,17 +124,29 @@ describe('the nodes in n8n queue mode (main, webhook processor, 2 workers, Redis
 			runner.sim.clearRequests();
 			goodReceiver = runner.sim.webhooks.register({ url: flow.url, secret: SECRET });
 			// The same URL with a wrong secret for logins: every one must be refused.
-			runner.sim.webhooks.register({ url: flow.url, secret: `${SECRET}-wrong`, events: ['agente.login'] });
-			events = burstEvents(2000, runner.sim.data.agents.map((a) => a.id));
+			runner.sim.webhooks.register({
+				url: flow.url,
+				secret: `${SECRET}-wrong`,
+				events: ['agente.login'],
+			});
+			events = burstEvents(
+				2000,
+				runner.sim.data.agents.map((a) => a.id),
+			);
 			const burst = await deliverBurst(runner.sim, events, { concurrency: CONCURRENCY });
 			runner.sim.webhooks.clear();
 			byReceiver = new Map();
-			for (const d of burst.deliveries) byReceiver.set(d.receiverId, [...(byReceiver.get(d.receiverId) ?? []), d]);
-			const acked = byReceiver.get(goodReceiver)!.filter((d) => d.status === 200 && SELECTED_EVENTS.includes(d.event.evento));
+			for (const d of burst.deliveries)
+				byReceiver.set(d.receiverId, [...(byReceiver.get(d.receiverId) ?? []), d]);
+			const acked = byReceiver
+				.get(goodReceiver)!
+				.filter((d) => d.status === 200 && SELECTED_EVENTS.includes(d.event.evento));
 			await waitForEnded(runner.api, flow.workflow.id, acked.length, 600_000);
 			await sleep(2000); // anything extra would show up now
 			executions = await runner.api.listExecutions(flow.workflow.id, true);
-			console.log(formatThroughput('2 workers, 2,000 events', throughput(burst, events.length, executions)));
+			console.log(
+				formatThroughput('2 workers, 2,000 events', throughput(burst, events.length, executions)),
+			);
 		});
 
 		afterAll(() => runner.api.deactivateWorkflow(flow.workflow.id));
@@ -125,7 +160,9 @@ describe('the nodes in n8n queue mode (main, webhook processor, 2 workers, Redis
 			const answered = good.filter((d) => d.status !== undefined);
 			expect(answered.filter((d) => d.status !== (isMalformed(d.event) ? 400 : 200))).toEqual([]);
 			expect(wrong.filter((d) => d.status !== undefined && d.status !== 401)).toEqual([]);
-			console.log(`deliveries: right secret ${JSON.stringify(countBy(good, deliveryOutcome))}, wrong secret ${JSON.stringify(countBy(wrong, deliveryOutcome))}`);
+			console.log(
+				`deliveries: right secret ${JSON.stringify(countBy(good, deliveryOutcome))}, wrong secret ${JSON.stringify(countBy(wrong, deliveryOutcome))}`,
+			);
 		});
 
 		it('runs exactly one execution per accepted event, none lost, none for refused or ignored ones', () => {
@@ -136,7 +173,12 @@ describe('the nodes in n8n queue mode (main, webhook processor, 2 workers, Redis
 					.map((d) => d.event.seq as number),
 			);
 			// An event whose delivery timed out may have been accepted by n8n all the same.
-			const unanswered = new Set(byReceiver.get(goodReceiver)!.filter((d) => d.status === undefined).map((d) => d.event.seq as number));
+			const unanswered = new Set(
+				byReceiver
+					.get(goodReceiver)!
+					.filter((d) => d.status === undefined)
+					.map((d) => d.event.seq as number),
+			);
 			const seqs = executions.map(triggerSeq);
 			expect(new Set(seqs).size).toBe(seqs.length);
 			expect(seqs.filter((seq) => !accepted.has(seq) && !unanswered.has(seq))).toEqual([]);
@@ -149,9 +191,15 @@ describe('the nodes in n8n queue mode (main, webhook processor, 2 workers, Redis
 			const bySeq = new Map(events.map((e) => [e.seq as number, e]));
 			for (const execution of executions) {
 				const agent = agents.get(bySeq.get(triggerSeq(execution))!.usuario_id)!;
-				expect(lookupItems(execution).map((team) => Number(team.id)).sort()).toEqual([...agent.teamIds].sort());
+				expect(
+					lookupItems(execution)
+						.map((team) => Number(team.id))
+						.sort(),
+				).toEqual([...agent.teamIds].sort());
 			}
-			expect(runner.sim.requests.filter((r) => r.operation === 'getTime')).toHaveLength(executions.length);
+			expect(runner.sim.requests.filter((r) => r.operation === 'getTime')).toHaveLength(
+				executions.length,
+			);
 		});
 
 		it('spreads the executions over both workers, each run by exactly one', () => {
@@ -165,13 +213,23 @@ describe('the nodes in n8n queue mode (main, webhook processor, 2 workers, Redis
 
 		it('answers ignored and refused deliveries with the same bodies as in single mode', async () => {
 			const event = { evento: 'agente.ringing', estado: 'ringing', t: 1763800000, usuario_id: 101 };
-			expect(await post(flow.url, event, SECRET)).toEqual({ status: 200, body: { received: true, ignored: 'event not selected' } });
+			expect(await post(flow.url, event, SECRET)).toEqual({
+				status: 200,
+				body: { received: true, ignored: 'event not selected' },
+			});
 			expect(await post(flow.url, { ...event, evento: 'agente.transfer' }, SECRET)).toEqual({
 				status: 200,
 				body: { received: true, ignored: 'unknown event' },
 			});
-			expect(await post(flow.url, event, 'wrong')).toEqual({ status: 401, body: { error: 'Missing or wrong X-Webhook-Secret header' } });
-			const malformed = await post(flow.url, { ...event, evento: 'agente.login', usuario_id: '101' }, SECRET);
+			expect(await post(flow.url, event, 'wrong')).toEqual({
+				status: 401,
+				body: { error: 'Missing or wrong X-Webhook-Secret header' },
+			});
+			const malformed = await post(
+				flow.url,
+				{ ...event, evento: 'agente.login', usuario_id: '101' },
+				SECRET,
+			);
 			expect(malformed.status).toBe(400);
 			expect((malformed.body as { error: string }).error).toContain('"usuario_id"');
 		});
@@ -185,7 +243,11 @@ describe('the nodes in n8n queue mode (main, webhook processor, 2 workers, Redis
 			// A slow dialer API (2 s per lookup) keeps executions in flight on the worker when it dies.
 			runner.sim.faults.add({ kind: 'latency', operation: 'getTime', latencyMs: 2000 });
 			const [survivor, victim] = workers;
-			const events = burstEvents(600, runner.sim.data.agents.map((a) => a.id), 10000);
+			const events = burstEvents(
+				600,
+				runner.sim.data.agents.map((a) => a.id),
+				10000,
+			);
 			let killedAt = 0;
 			const burst = await deliverBurst(runner.sim, events, {
 				concurrency: CONCURRENCY,
@@ -198,7 +260,12 @@ describe('the nodes in n8n queue mode (main, webhook processor, 2 workers, Redis
 			runner.sim.webhooks.clear();
 			runner.sim.faults.clear();
 			const accepted = burst.deliveries
-				.filter((d) => d.receiverId === receiver && d.status === 200 && SELECTED_EVENTS.includes(d.event.evento))
+				.filter(
+					(d) =>
+						d.receiverId === receiver &&
+						d.status === 200 &&
+						SELECTED_EVENTS.includes(d.event.evento),
+				)
 				.map((d) => d.event.seq as number);
 
 			// The survivor runs everything queued; what the dead worker held ends once n8n finds its
@@ -208,7 +275,8 @@ describe('the nodes in n8n queue mode (main, webhook processor, 2 workers, Redis
 			const heldByVictim = new Set(unfinishedOn(victim.logFile));
 			const byWorker = startedByWorker(workers);
 			const [example] = failed.length ? [await runner.api.getExecution(failed[0].id)] : [];
-			const error = (example?.data as { resultData?: { error?: { message?: string } } } | undefined)?.resultData?.error;
+			const error = (example?.data as { resultData?: { error?: { message?: string } } } | undefined)
+				?.resultData?.error;
 			console.log(
 				`kill burst: deliveries ${JSON.stringify(countBy(burst.deliveries, deliveryOutcome))}, worker-2 killed at event 250; ` +
 					`${executions.length} executions for ${accepted.length} accepted events: ${JSON.stringify(countBy(executions, (e) => e.status))}, ` +
@@ -219,9 +287,15 @@ describe('the nodes in n8n queue mode (main, webhook processor, 2 workers, Redis
 			expect(executions.length).toBeGreaterThanOrEqual(accepted.length);
 			// Only what the dead worker had taken fails: at most its concurrency (10), never re-run by n8n.
 			expect(failed.length).toBeLessThanOrEqual(10);
-			expect(failed.filter((e) => e.status !== 'error' || (byWorker.has(e.id) && !heldByVictim.has(e.id)))).toEqual([]);
+			expect(
+				failed.filter(
+					(e) => e.status !== 'error' || (byWorker.has(e.id) && !heldByVictim.has(e.id)),
+				),
+			).toEqual([]);
 			// Jobs started after the kill were all picked up by the survivor.
-			const afterKill = executions.filter((e) => e.startedAt && Date.parse(e.startedAt) > killedAt + 1000);
+			const afterKill = executions.filter(
+				(e) => e.startedAt && Date.parse(e.startedAt) > killedAt + 1000,
+			);
 			expect(afterKill.filter((e) => byWorker.get(e.id)?.[0] !== survivor.name)).toEqual([]);
 
 			// n8n replaces a failed execution's data with the error (the trigger's item is gone, a
@@ -231,9 +305,14 @@ describe('the nodes in n8n queue mode (main, webhook processor, 2 workers, Redis
 			expect(new Set(succeeded).size).toBe(succeeded.length);
 			const lost = accepted.filter((seq) => !succeeded.includes(seq));
 			expect(lost).toHaveLength(failed.length);
-			const runData = (e: Execution) => (e.data as { resultData: { runData: object } }).resultData.runData;
-			expect(withData.filter((e) => e.status === 'error').map(runData)).toEqual(failed.map(() => ({})));
-			console.log(`lost with the killed worker: ${lost.length} of ${accepted.length} accepted events (seq ${lost.join(', ')})`);
+			const runData = (e: Execution) =>
+				(e.data as { resultData: { runData: object } }).resultData.runData;
+			expect(withData.filter((e) => e.status === 'error').map(runData)).toEqual(
+				failed.map(() => ({})),
+			);
+			console.log(
+				`lost with the killed worker: ${lost.length} of ${accepted.length} accepted events (seq ${lost.join(', ')})`,
+			);
 			await runner.api.deactivateWorkflow(flow.workflow.id);
 		});
 	});

@@ -7,13 +7,20 @@ let bare: DialerSimulator;
 let receiver: Receiver;
 
 beforeAll(async () => {
-	[sim, bare, receiver] = await Promise.all([startSimulator(), startSimulator({ envelope: 'bare', idsAsStrings: true }), startReceiver()]);
+	[sim, bare, receiver] = await Promise.all([
+		startSimulator(),
+		startSimulator({ envelope: 'bare', idsAsStrings: true }),
+		startReceiver(),
+	]);
 	sim.webhooks.register({ url: receiver.url });
 });
 afterAll(() => Promise.all([sim?.close(), bare?.close(), receiver?.close()]));
 
 const agentIn = (state: string, withCall?: boolean) =>
-	sim.data.agents.find((agent) => agent.estado === state && (withCall === undefined || Boolean(agent.callUid) === withCall))!;
+	sim.data.agents.find(
+		(agent) =>
+			agent.estado === state && (withCall === undefined || Boolean(agent.callUid) === withCall),
+	)!;
 
 describe('getLigacaoAtivaByRamal', () => {
 	it('returns the call in progress with prospect, batch and queue under data', async () => {
@@ -22,7 +29,14 @@ describe('getLigacaoAtivaByRamal', () => {
 		expect(answer.status).toBe(200);
 		const data = answer.json().data;
 		const prospect = sim.data.prospects[call.prospect];
-		expect(data).toMatchObject({ ddd: call.ddd, uid: call.uid, numero: call.numero, nome: prospect.nome, codigo: prospect.codigo, cpf: prospect.cpf });
+		expect(data).toMatchObject({
+			ddd: call.ddd,
+			uid: call.uid,
+			numero: call.numero,
+			nome: prospect.nome,
+			codigo: prospect.codigo,
+			cpf: prospect.cpf,
+		});
 		expect(data.uid.split('-').length).toBeGreaterThanOrEqual(3);
 		expect(data.lote).toEqual(expect.any(String));
 		expect(data.fila).toEqual(expect.any(String));
@@ -32,7 +46,9 @@ describe('getLigacaoAtivaByRamal', () => {
 	});
 
 	it('answers { data: {} } for a known extension with no call', async () => {
-		const idle = sim.data.extensions.find((extension) => !sim.data.activeCalls.some((call) => call.ramal === extension.numero))!;
+		const idle = sim.data.extensions.find(
+			(extension) => !sim.data.activeCalls.some((call) => call.ramal === extension.numero),
+		)!;
 		const answer = await callApi(sim, 'getLigacaoAtivaByRamal', { ramal: idle.numero });
 		expect(answer.status).toBe(200);
 		expect(answer.json()).toEqual({ data: {} });
@@ -45,30 +61,46 @@ describe('getLigacaoAtivaByRamal', () => {
 	});
 
 	it('refuses an unknown extension with an HTTP 200 error body', async () => {
-		expect((await callApi(sim, 'getLigacaoAtivaByRamal', { ramal: '9999' })).json()).toEqual({ status: 'error', message: 'Ramal não encontrado: 9999' });
+		expect((await callApi(sim, 'getLigacaoAtivaByRamal', { ramal: '9999' })).json()).toEqual({
+			status: 'error',
+			message: 'Ramal não encontrado: 9999',
+		});
 	});
 
-	it.each<Record<string, string>>([{}, { ramal: 'SIP/1001' }])('answers 400 for a missing or non-numeric extension (%o)', async (fields) => {
-		expect((await callApi(sim, 'getLigacaoAtivaByRamal', fields)).status).toBe(400);
-	});
+	it.each<Record<string, string>>([{}, { ramal: 'SIP/1001' }])(
+		'answers 400 for a missing or non-numeric extension (%o)',
+		async (fields) => {
+			expect((await callApi(sim, 'getLigacaoAtivaByRamal', fields)).status).toBe(400);
+		},
+	);
 });
 
 describe('logout', () => {
 	it('logs an online agent out, answers the new state and pushes agente.logout', async () => {
 		const agent = agentIn('online');
 		const answer = await callApi(sim, 'logout', { user: agent.login, ip: '10.1.2.3' });
-		expect(answer.json()).toEqual({ status: 'success', data: { usuario_id: agent.id, login: agent.login, estado: 'offline' } });
+		expect(answer.json()).toEqual({
+			status: 'success',
+			data: { usuario_id: agent.id, login: agent.login, estado: 'offline' },
+		});
 		expect(agent.estado).toBe('offline');
 		await eventually(() => receiver.calls.some((call) => call.body.usuario_id === agent.id));
 		const event = receiver.calls.find((call) => call.body.usuario_id === agent.id)!.body;
-		expect(event).toEqual({ estado: 'offline', t: expect.any(Number), evento: 'agente.logout', usuario_id: agent.id });
+		expect(event).toEqual({
+			estado: 'offline',
+			t: expect.any(Number),
+			evento: 'agente.logout',
+			usuario_id: agent.id,
+		});
 		expect(Number.isInteger(event.t)).toBe(true);
 	});
 
 	it('accepts the numeric id and ends a call in progress', async () => {
 		const agent = agentIn('busy');
 		const uid = agent.callUid;
-		expect((await callApi(sim, 'logout', { user: String(agent.id) })).json().data.estado).toBe('offline');
+		expect((await callApi(sim, 'logout', { user: String(agent.id) })).json().data.estado).toBe(
+			'offline',
+		);
 		expect(sim.data.activeCalls.some((call) => call.uid === uid)).toBe(false);
 	});
 
@@ -76,7 +108,10 @@ describe('logout', () => {
 		const agent = agentIn('offline');
 		const answer = await callApi(sim, 'logout', { user: agent.login });
 		expect(answer.status).toBe(200);
-		expect(answer.json()).toEqual({ status: 'error', message: `Agente ${agent.login} não está logado` });
+		expect(answer.json()).toEqual({
+			status: 'error',
+			message: `Agente ${agent.login} não está logado`,
+		});
 	});
 
 	it('refuses an unknown agent with an HTTP 200 error body', async () => {
@@ -92,7 +127,12 @@ describe('logout', () => {
 
 	it('in bare mode answers status and agent fields together, id as a string', async () => {
 		const agent = bare.data.agents.find((candidate) => candidate.estado === 'online')!;
-		expect((await callApi(bare, 'logout', { user: agent.login })).json()).toEqual({ status: 'success', usuario_id: String(agent.id), login: agent.login, estado: 'offline' });
+		expect((await callApi(bare, 'logout', { user: agent.login })).json()).toEqual({
+			status: 'success',
+			usuario_id: String(agent.id),
+			login: agent.login,
+			estado: 'offline',
+		});
 	});
 });
 
@@ -100,18 +140,34 @@ describe('pauseout', () => {
 	it('takes a paused agent without a call back online and pushes agente.pause_out', async () => {
 		const agent = agentIn('paused', false);
 		const answer = await callApi(sim, 'pauseout', { user: agent.login, ip: '192.168.0.10' });
-		expect(answer.json()).toEqual({ status: 'success', data: { usuario_id: agent.id, login: agent.login, estado: 'online' } });
+		expect(answer.json()).toEqual({
+			status: 'success',
+			data: { usuario_id: agent.id, login: agent.login, estado: 'online' },
+		});
 		expect(agent).toMatchObject({ estado: 'online', pausaId: undefined });
-		await eventually(() => receiver.calls.some((call) => call.body.usuario_id === agent.id && call.body.evento === 'agente.pause_out'));
+		await eventually(() =>
+			receiver.calls.some(
+				(call) => call.body.usuario_id === agent.id && call.body.evento === 'agente.pause_out',
+			),
+		);
 		const event = receiver.calls.find((call) => call.body.usuario_id === agent.id)!.body;
-		expect(event).toEqual({ estado: 'online', t: expect.any(Number), evento: 'agente.pause_out', usuario_id: agent.id });
+		expect(event).toEqual({
+			estado: 'online',
+			t: expect.any(Number),
+			evento: 'agente.pause_out',
+			usuario_id: agent.id,
+		});
 	});
 
 	it('returns an agent paused during a call to busy', async () => {
 		const agent = agentIn('paused', true);
-		expect((await callApi(sim, 'pauseout', { user: String(agent.id) })).json().data.estado).toBe('busy');
+		expect((await callApi(sim, 'pauseout', { user: String(agent.id) })).json().data.estado).toBe(
+			'busy',
+		);
 		await sim.webhooks.settled();
-		const event = sim.webhooks.deliveries.find((delivery) => delivery.event.usuario_id === agent.id)!.event;
+		const event = sim.webhooks.deliveries.find(
+			(delivery) => delivery.event.usuario_id === agent.id,
+		)!.event;
 		expect(event).toMatchObject({ evento: 'agente.pause_out', estado: 'busy' });
 	});
 
@@ -120,7 +176,10 @@ describe('pauseout', () => {
 		const before = sim.webhooks.deliveries.length;
 		const answer = await callApi(sim, 'pauseout', { user: agent.login });
 		expect(answer.status).toBe(200);
-		expect(answer.json()).toEqual({ status: 'error', message: `Agente ${agent.login} não está em pausa` });
+		expect(answer.json()).toEqual({
+			status: 'error',
+			message: `Agente ${agent.login} não está em pausa`,
+		});
 		await sim.webhooks.settled();
 		expect(sim.webhooks.deliveries.length).toBe(before);
 		expect(agent.estado).toBe('ringing');
@@ -140,7 +199,10 @@ describe('desativarAudio', () => {
 		await callApi(sim, 'desativarAudio', { id: String(audio.id) });
 		const again = await callApi(sim, 'desativarAudio', { id: String(audio.id) });
 		expect(again.status).toBe(200);
-		expect(again.json()).toEqual({ status: 'error', message: `Áudio ${audio.id} já está desativado` });
+		expect(again.json()).toEqual({
+			status: 'error',
+			message: `Áudio ${audio.id} já está desativado`,
+		});
 	});
 
 	it('refuses an unknown audio, and answers 400 for a missing or non-numeric id', async () => {

@@ -10,20 +10,41 @@ let child: ChildProcess | undefined;
 
 afterAll(() => {
 	// Whatever happened in the test, no simulator process outlives the suite.
-	if (child?.pid && child.exitCode === null && child.signalCode === null) process.kill(child.pid, 'SIGKILL');
+	if (child?.pid && child.exitCode === null && child.signalCode === null)
+		process.kill(child.pid, 'SIGKILL');
 });
 
 it('prints one JSON line with its addresses, serves the API and exits 0 on SIGTERM', async () => {
-	const args = ['simulator/cli.ts', '--port', '0', '--path-segment', 'central', '--token', 'cli-token', '--fichas', '20', '--calls', '20', '--envelope', 'bare'];
+	const args = [
+		'simulator/cli.ts',
+		'--port',
+		'0',
+		'--path-segment',
+		'central',
+		'--token',
+		'cli-token',
+		'--fichas',
+		'20',
+		'--calls',
+		'20',
+		'--envelope',
+		'bare',
+	];
 	// node --import tsx runs in one process (the tsx binary would add a parent), so the PID is the simulator's.
-	child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+	child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+		cwd: root,
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
 	const stdoutLines: string[] = [];
 	const lines = createInterface({ input: child.stdout! });
 	lines.on('line', (line) => stdoutLines.push(line));
 	let stderr = '';
 	child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
 
-	const [first] = (await Promise.race([once(lines, 'line'), once(child, 'exit').then(() => [''])])) as string[];
+	const [first] = (await Promise.race([
+		once(lines, 'line'),
+		once(child, 'exit').then(() => ['']),
+	])) as string[];
 	const started = JSON.parse(first);
 	expect(started).toEqual({
 		baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),

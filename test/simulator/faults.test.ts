@@ -61,7 +61,13 @@ it('empty answers 200 with no body', async () => {
 it('reset drops the connection without an answer, recorded with status 0', async () => {
 	sim.faults.add({ kind: 'reset', operation: 'getTime', times: 1 });
 	sim.clearRequests();
-	await expect(request(`${sim.apiUrl}/getTime`, { method: 'POST', headers: { authorization: sim.token, 'content-type': 'application/x-www-form-urlencoded' }, body: '' })).rejects.toThrow();
+	await expect(
+		request(`${sim.apiUrl}/getTime`, {
+			method: 'POST',
+			headers: { authorization: sim.token, 'content-type': 'application/x-www-form-urlencoded' },
+			body: '',
+		}),
+	).rejects.toThrow();
 	expect(sim.requests[0]).toMatchObject({ operation: 'getTime', status: 0 });
 });
 

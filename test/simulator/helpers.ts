@@ -1,5 +1,10 @@
 /** Shared helpers of the simulator specifications: calling the API and receiving webhooks. */
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+	createServer,
+	type IncomingHttpHeaders,
+	type IncomingMessage,
+	type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request, type Dispatcher } from 'undici';
 import type { DialerSimulator } from '../../simulator';
@@ -26,19 +31,34 @@ export interface CallOptions {
 	dispatcher?: Dispatcher;
 }
 
-export async function callApi(sim: DialerSimulator, operation: string, fields: Record<string, string> = {}, options: CallOptions = {}): Promise<ApiAnswer> {
+export async function callApi(
+	sim: DialerSimulator,
+	operation: string,
+	fields: Record<string, string> = {},
+	options: CallOptions = {},
+): Promise<ApiAnswer> {
 	return send(`${sim.apiUrl}/${operation}`, sim.token, fields, options);
 }
 
-export async function send(url: string, token: string, fields: Record<string, string> = {}, options: CallOptions = {}): Promise<ApiAnswer> {
-	const headers: Record<string, string> = { 'content-type': options.contentType ?? 'application/x-www-form-urlencoded' };
+export async function send(
+	url: string,
+	token: string,
+	fields: Record<string, string> = {},
+	options: CallOptions = {},
+): Promise<ApiAnswer> {
+	const headers: Record<string, string> = {
+		'content-type': options.contentType ?? 'application/x-www-form-urlencoded',
+	};
 	const authorization = options.authorization === undefined ? token : options.authorization;
 	if (authorization !== null) headers.authorization = authorization;
 	const method = options.method ?? 'POST';
-	const body = method === 'GET' ? undefined : (options.body ?? new URLSearchParams(fields).toString());
+	const body =
+		method === 'GET' ? undefined : (options.body ?? new URLSearchParams(fields).toString());
 	const response = await request(url, { method, headers, body, dispatcher: options.dispatcher });
 	// Decoded by hand so a byte order mark stays visible to the specifications.
-	const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await response.body.arrayBuffer());
+	const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(
+		await response.body.arrayBuffer(),
+	);
 	return {
 		status: response.statusCode,
 		contentType: String(response.headers['content-type'] ?? ''),
@@ -76,13 +96,19 @@ export interface Receiver {
 }
 
 /** A webhook receiver on a free port; `answer` decides status and delay per call. */
-export async function startReceiver(answer: (call: ReceivedCall) => { status?: number; delayMs?: number } = () => ({})): Promise<Receiver> {
+export async function startReceiver(
+	answer: (call: ReceivedCall) => { status?: number; delayMs?: number } = () => ({}),
+): Promise<Receiver> {
 	const calls: ReceivedCall[] = [];
 	const server = createServer((req: IncomingMessage, res: ServerResponse) => {
 		const chunks: Buffer[] = [];
 		req.on('data', (chunk: Buffer) => chunks.push(chunk));
 		req.on('end', () => {
-			const call = { headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')), at: Date.now() };
+			const call = {
+				headers: req.headers,
+				body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
+				at: Date.now(),
+			};
 			calls.push(call);
 			const { status = 200, delayMs = 0 } = answer(call);
 			const timer = setTimeout(() => res.writeHead(status).end('ok'), delayMs);

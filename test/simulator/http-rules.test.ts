@@ -27,7 +27,10 @@ describe('the token in Authorization', () => {
 		['a wrong token', 'wrong-token'],
 		['Bearer with a wrong token', 'Bearer wrong-token'],
 		['another scheme', 'Token sim-token-0123456789'],
-		['Basic with the token base64-encoded', `Basic ${Buffer.from('sim-token-0123456789').toString('base64')}`],
+		[
+			'Basic with the token base64-encoded',
+			`Basic ${Buffer.from('sim-token-0123456789').toString('base64')}`,
+		],
 		['the token with a suffix', 'sim-token-0123456789x'],
 	])('is refused with 401 and a JSON error for %s', async (_case, authorization) => {
 		const answer = await callApi(sim, 'getTime', {}, { authorization });
@@ -59,19 +62,32 @@ describe('paths, methods and body types', () => {
 		expect(answer.json().status).toBe('error');
 	});
 
-	it.each(['application/json', 'multipart/form-data; boundary=x', 'text/plain'])('answers a %s body with 415', async (contentType) => {
-		const answer = await callApi(sim, 'getTime', {}, { contentType, body: '{}' });
-		expect(answer.status).toBe(415);
-		expect(answer.json().status).toBe('error');
-	});
+	it.each(['application/json', 'multipart/form-data; boundary=x', 'text/plain'])(
+		'answers a %s body with 415',
+		async (contentType) => {
+			const answer = await callApi(sim, 'getTime', {}, { contentType, body: '{}' });
+			expect(answer.status).toBe(415);
+			expect(answer.json().status).toBe('error');
+		},
+	);
 
 	it('accepts the form content type with a charset parameter', async () => {
-		const answer = await callApi(sim, 'getTime', {}, { contentType: 'application/x-www-form-urlencoded; charset=UTF-8' });
+		const answer = await callApi(
+			sim,
+			'getTime',
+			{},
+			{ contentType: 'application/x-www-form-urlencoded; charset=UTF-8' },
+		);
 		expect(answer.status).toBe(200);
 	});
 
 	it('checks the token before the body type', async () => {
-		const answer = await callApi(sim, 'getTime', {}, { authorization: null, contentType: 'application/json' });
+		const answer = await callApi(
+			sim,
+			'getTime',
+			{},
+			{ authorization: null, contentType: 'application/json' },
+		);
 		expect(answer.status).toBe(401);
 	});
 });
@@ -79,7 +95,12 @@ describe('paths, methods and body types', () => {
 describe('request recording', () => {
 	it('keeps method, path, raw headers, content type, decoded fields and status', async () => {
 		sim.clearRequests();
-		await callApi(sim, 'criarFilaAtiva', { descricao: 'Gravação', operacao: 'Operação 1' }, { authorization: 'Bearer sim-token-0123456789' });
+		await callApi(
+			sim,
+			'criarFilaAtiva',
+			{ descricao: 'Gravação', operacao: 'Operação 1' },
+			{ authorization: 'Bearer sim-token-0123456789' },
+		);
 		await callApi(sim, 'getNothing');
 		expect(sim.requests).toHaveLength(2);
 		const [create, unknown] = sim.requests;

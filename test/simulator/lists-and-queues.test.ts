@@ -6,7 +6,10 @@ let sim: DialerSimulator;
 let bare: DialerSimulator;
 
 beforeAll(async () => {
-	[sim, bare] = await Promise.all([startSimulator(), startSimulator({ envelope: 'bare', idsAsStrings: true })]);
+	[sim, bare] = await Promise.all([
+		startSimulator(),
+		startSimulator({ envelope: 'bare', idsAsStrings: true }),
+	]);
 });
 afterAll(() => Promise.all([sim?.close(), bare?.close()]));
 
@@ -29,13 +32,20 @@ describe('getLotesAtivos', () => {
 		expect(answer.contentType).toMatch(/^application\/json/);
 		const { lotes } = answer.json().data;
 		expect(lotes).toHaveLength(sim.data.batches.filter((batch) => batch.ativo).length);
-		expect(lotes[0]).toEqual({ id: expect.any(Number), descricao: expect.any(String), fila_id: expect.any(Number), fila: expect.any(String) });
+		expect(lotes[0]).toEqual({
+			id: expect.any(Number),
+			descricao: expect.any(String),
+			fila_id: expect.any(Number),
+			fila: expect.any(String),
+		});
 	});
 
 	it('filters by queue id or by queue description', async () => {
 		const queue = sim.data.queues.find((candidate) => candidate.descricao === 'Cobrança Power')!;
-		const byId = (await callApi(sim, 'getLotesAtivos', { fila: String(queue.id) })).json().data.lotes;
-		const byName = (await callApi(sim, 'getLotesAtivos', { fila: 'cobrança power' })).json().data.lotes;
+		const byId = (await callApi(sim, 'getLotesAtivos', { fila: String(queue.id) })).json().data
+			.lotes;
+		const byName = (await callApi(sim, 'getLotesAtivos', { fila: 'cobrança power' })).json().data
+			.lotes;
 		expect(byId.length).toBeGreaterThan(0);
 		expect(byName).toEqual(byId);
 		expect(byId.every((lote: { fila: string }) => lote.fila === 'Cobrança Power')).toBe(true);
@@ -44,7 +54,10 @@ describe('getLotesAtivos', () => {
 	it('refuses an unknown queue with an HTTP 200 error body', async () => {
 		const answer = await callApi(sim, 'getLotesAtivos', { fila: 'Fila Fantasma' });
 		expect(answer.status).toBe(200);
-		expect(answer.json()).toEqual({ status: 'error', message: 'Fila não encontrada: Fila Fantasma' });
+		expect(answer.json()).toEqual({
+			status: 'error',
+			message: 'Fila não encontrada: Fila Fantasma',
+		});
 	});
 
 	it('in bare mode drops the data wrapper and quotes ids', async () => {
@@ -58,7 +71,12 @@ describe('getTime', () => {
 	it('lists all teams under data.times', async () => {
 		const { times } = (await callApi(sim, 'getTime')).json().data;
 		expect(times).toHaveLength(sim.data.teams.length);
-		expect(times[0]).toEqual({ id: 11, nome: 'Cobrança Manhã', operacao_id: 1, operacao: 'Operação Cobrança' });
+		expect(times[0]).toEqual({
+			id: 11,
+			nome: 'Cobrança Manhã',
+			operacao_id: 1,
+			operacao: 'Operação Cobrança',
+		});
 	});
 
 	it('with user lists only the teams of that agent (login or id)', async () => {
@@ -70,7 +88,10 @@ describe('getTime', () => {
 	});
 
 	it('refuses an unknown user with an HTTP 200 error body', async () => {
-		expect((await callApi(sim, 'getTime', { user: 'ninguem' })).json()).toEqual({ status: 'error', message: 'Agente não encontrado: ninguem' });
+		expect((await callApi(sim, 'getTime', { user: 'ninguem' })).json()).toEqual({
+			status: 'error',
+			message: 'Agente não encontrado: ninguem',
+		});
 	});
 
 	it('in bare mode answers { times } with string ids', async () => {
@@ -84,28 +105,62 @@ describe('criarFilaAtiva', () => {
 		const answer = await callApi(sim, 'criarFilaAtiva', { ...validQueue, operacao: 'Operação 1' });
 		expect(answer.status).toBe(200);
 		const body = answer.json();
-		expect(body).toEqual({ status: 'success', data: { id: expect.any(Number), descricao: 'Campanha Natal', operacao: 'Operação 1' } });
+		expect(body).toEqual({
+			status: 'success',
+			data: { id: expect.any(Number), descricao: 'Campanha Natal', operacao: 'Operação 1' },
+		});
 		const stored = sim.data.queues.find((queue) => queue.id === body.data.id)!;
-		expect(stored).toMatchObject({ descricao: 'Campanha Natal', direcao: 'ativa', tipoDiscagem: 'PRE' });
+		expect(stored).toMatchObject({
+			descricao: 'Campanha Natal',
+			direcao: 'ativa',
+			tipoDiscagem: 'PRE',
+		});
 		// The contract's defaults are stored when the optional fields are not sent.
-		expect(stored.config).toMatchObject({ tempo_max_atendimento: 10, tamanho_fila: 1, tempo_max_tocando_agente: 0, tempo_max_fila_espera: 1, num_canais: 30 });
+		expect(stored.config).toMatchObject({
+			tempo_max_atendimento: 10,
+			tamanho_fila: 1,
+			tempo_max_tocando_agente: 0,
+			tempo_max_fila_espera: 1,
+			num_canais: 30,
+		});
 	});
 
 	it('accepts the operation by id and stores optional settings sent', async () => {
-		const body = (await callApi(sim, 'criarFilaAtiva', { ...validQueue, descricao: 'Fila Por Id', operacao: '2', tamanho_fila: '5', integracao_id: 'crm-7' })).json();
+		const body = (
+			await callApi(sim, 'criarFilaAtiva', {
+				...validQueue,
+				descricao: 'Fila Por Id',
+				operacao: '2',
+				tamanho_fila: '5',
+				integracao_id: 'crm-7',
+			})
+		).json();
 		expect(body.data.operacao).toBe('Operação Vendas');
-		expect(sim.data.queues.find((queue) => queue.id === body.data.id)!.config).toMatchObject({ tamanho_fila: 5, integracao_id: 'crm-7' });
+		expect(sim.data.queues.find((queue) => queue.id === body.data.id)!.config).toMatchObject({
+			tamanho_fila: 5,
+			integracao_id: 'crm-7',
+		});
 	});
 
 	it('keeps the success wrapper in bare mode (the contract fixes it) with a string id', async () => {
 		const body = (await callApi(bare, 'criarFilaAtiva', validQueue)).json();
-		expect(body).toEqual({ status: 'success', data: { id: expect.any(String), descricao: 'Campanha Natal', operacao: 'Operação Vendas' } });
+		expect(body).toEqual({
+			status: 'success',
+			data: { id: expect.any(String), descricao: 'Campanha Natal', operacao: 'Operação Vendas' },
+		});
 	});
 
 	it('refuses an unknown operation with an HTTP 200 error body', async () => {
-		const answer = await callApi(sim, 'criarFilaAtiva', { ...validQueue, descricao: 'Outra', operacao: 'Operação Inexistente' });
+		const answer = await callApi(sim, 'criarFilaAtiva', {
+			...validQueue,
+			descricao: 'Outra',
+			operacao: 'Operação Inexistente',
+		});
 		expect(answer.status).toBe(200);
-		expect(answer.json()).toEqual({ status: 'error', message: 'Operação não encontrada: Operação Inexistente' });
+		expect(answer.json()).toEqual({
+			status: 'error',
+			message: 'Operação não encontrada: Operação Inexistente',
+		});
 	});
 
 	it('answers a duplicate description with 409', async () => {
@@ -126,7 +181,11 @@ describe('criarFilaAtiva', () => {
 		['max_overdial negative', { max_overdial: '-1' }, 'max_overdial'],
 		['an optional number not numeric', { tamanho_fila: '1.5' }, 'tamanho_fila'],
 	])('answers 400 when %s', async (_rule, change, field) => {
-		const answer = await callApi(sim, 'criarFilaAtiva', { ...validQueue, descricao: 'Inválida', ...change });
+		const answer = await callApi(sim, 'criarFilaAtiva', {
+			...validQueue,
+			descricao: 'Inválida',
+			...change,
+		});
 		expect(answer.status).toBe(400);
 		expect(answer.json()).toEqual({ status: 'error', message: expect.stringContaining(field) });
 	});
@@ -136,14 +195,21 @@ describe('changeLoteToFila', () => {
 	it('moves a batch to a newly created queue, which then lists it', async () => {
 		await callApi(sim, 'criarFilaAtiva', { ...validQueue, descricao: 'Destino Novo' });
 		const batch = sim.data.batches.find((candidate) => candidate.ativo)!;
-		const answer = await callApi(sim, 'changeLoteToFila', { lote: batch.descricao, fila: 'Destino Novo' });
+		const answer = await callApi(sim, 'changeLoteToFila', {
+			lote: batch.descricao,
+			fila: 'Destino Novo',
+		});
 		expect(answer.status).toBe(200);
 		const queueId = sim.data.queues.find((queue) => queue.descricao === 'Destino Novo')!.id;
 		expect(answer.json()).toEqual({
 			status: 'success',
-			data: { lote: { id: String(batch.id), login: batch.descricao }, fila: { id: String(queueId), descricao: 'Destino Novo' } },
+			data: {
+				lote: { id: String(batch.id), login: batch.descricao },
+				fila: { id: String(queueId), descricao: 'Destino Novo' },
+			},
 		});
-		const listed = (await callApi(sim, 'getLotesAtivos', { fila: 'Destino Novo' })).json().data.lotes;
+		const listed = (await callApi(sim, 'getLotesAtivos', { fila: 'Destino Novo' })).json().data
+			.lotes;
 		expect(listed.map((lote: { id: number }) => lote.id)).toEqual([batch.id]);
 	});
 
@@ -157,7 +223,11 @@ describe('changeLoteToFila', () => {
 	it.each([
 		['an unknown batch', { lote: 'Lote X', fila: '22' }, 'Lote não encontrado: Lote X'],
 		['an unknown queue', { lote: '302', fila: '999' }, 'Fila não encontrada: 999'],
-		['an inbound queue', { lote: '302', fila: 'SAC Receptivo' }, 'A fila SAC Receptivo não é uma fila ativa'],
+		[
+			'an inbound queue',
+			{ lote: '302', fila: 'SAC Receptivo' },
+			'A fila SAC Receptivo não é uma fila ativa',
+		],
 	])('refuses %s with an HTTP 200 error body', async (_case, fields, message) => {
 		const answer = await callApi(sim, 'changeLoteToFila', fields);
 		expect(answer.status).toBe(200);

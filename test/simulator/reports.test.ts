@@ -7,7 +7,10 @@ let bare: DialerSimulator;
 const week = lastDays(7);
 
 beforeAll(async () => {
-	[sim, bare] = await Promise.all([startSimulator({ calls: 2000 }), startSimulator({ envelope: 'bare' })]);
+	[sim, bare] = await Promise.all([
+		startSimulator({ calls: 2000 }),
+		startSimulator({ envelope: 'bare' }),
+	]);
 });
 afterAll(() => Promise.all([sim?.close(), bare?.close()]));
 
@@ -32,7 +35,9 @@ describe('date parameters', () => {
 	});
 
 	it('accept 29 February of a leap year and de equal to ate', async () => {
-		expect((await callApi(sim, 'getRQ4', { de: '20280229120000', ate: '20280229120000' })).status).toBe(200);
+		expect(
+			(await callApi(sim, 'getRQ4', { de: '20280229120000', ate: '20280229120000' })).status,
+		).toBe(200);
 	});
 });
 
@@ -43,7 +48,20 @@ describe('getRQ4', () => {
 		const rows = answer.json().data;
 		expect(rows.length).toBeGreaterThan(0);
 		expect(Object.keys(rows[0])).toEqual([
-			'datahora', 'agente', 'fila', 'lote', 'codigo', 'cpf', 'nome', 'resultado', 'duracao', 'numero', 'ficha_no', 'arquivo', 'protocolo', 'data_agendamento',
+			'datahora',
+			'agente',
+			'fila',
+			'lote',
+			'codigo',
+			'cpf',
+			'nome',
+			'resultado',
+			'duracao',
+			'numero',
+			'ficha_no',
+			'arquivo',
+			'protocolo',
+			'data_agendamento',
 		]);
 		expect(rows[0].datahora).toMatch(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2}$/);
 		expect(rows[0].duracao).toMatch(/^\d{2}:\d{2}:\d{2}$/);
@@ -60,21 +78,34 @@ describe('getRQ4', () => {
 		expect(byLogin).toEqual(byName);
 		expect(byId).toEqual(byName);
 		expect(byName.every((row: Loose) => row.agente === agent.nome)).toBe(true);
-		const queueRows = (await callApi(sim, 'getRQ4', { ...week, fila: 'Cobrança Preditivo' })).json().data;
+		const queueRows = (await callApi(sim, 'getRQ4', { ...week, fila: 'Cobrança Preditivo' })).json()
+			.data;
 		expect(queueRows.every((row: Loose) => row.fila === 'Cobrança Preditivo')).toBe(true);
 	});
 
 	it('narrows by operation, team and batch together', async () => {
 		const all = (await callApi(sim, 'getRQ4', week)).json().data;
-		const narrowed = (await callApi(sim, 'getRQ4', { ...week, operacao: 'Operação Cobrança', time: 'Cobrança Manhã', lote: '301' })).json().data;
+		const narrowed = (
+			await callApi(sim, 'getRQ4', {
+				...week,
+				operacao: 'Operação Cobrança',
+				time: 'Cobrança Manhã',
+				lote: '301',
+			})
+		).json().data;
 		expect(narrowed.length).toBeLessThan(all.length);
-		expect(narrowed.every((row: Loose) => row.lote === 'Cobrança Preditivo - Carteira A')).toBe(true);
+		expect(narrowed.every((row: Loose) => row.lote === 'Cobrança Preditivo - Carteira A')).toBe(
+			true,
+		);
 	});
 
 	it('refuses an unknown filter value with an HTTP 200 error body', async () => {
 		const answer = await callApi(sim, 'getRQ4', { ...week, time: 'Time Fantasma' });
 		expect(answer.status).toBe(200);
-		expect(answer.json()).toEqual({ status: 'error', message: 'Time não encontrado: Time Fantasma' });
+		expect(answer.json()).toEqual({
+			status: 'error',
+			message: 'Time não encontrado: Time Fantasma',
+		});
 	});
 
 	it('in bare mode answers the array itself', async () => {
@@ -94,7 +125,11 @@ describe('getHC2', () => {
 		const ramal = busiestExtension();
 		const extension = sim.data.extensions.find((candidate) => candidate.numero === ramal)!;
 		const month = lastDays(30);
-		const answer = await callApi(sim, 'getHC2', { ...month, tipo_entidade: extension.tipo, ramal_agente: ramal });
+		const answer = await callApi(sim, 'getHC2', {
+			...month,
+			tipo_entidade: extension.tipo,
+			ramal_agente: ramal,
+		});
 		const data = answer.json().data;
 		const technology = { RS: 'SIP', RP: 'PJSIP', RI: 'IAX', RK: 'KHOMP' }[extension.tipo];
 		expect(data.ramal_agente).toBe(`${technology}/${ramal}`);
@@ -115,20 +150,30 @@ describe('getHC2', () => {
 
 	it.each(['RS', 'RP', 'RI', 'RK'])('knows extensions of type %s', async (tipo) => {
 		const extension = sim.data.extensions.find((candidate) => candidate.tipo === tipo)!;
-		const answer = await callApi(sim, 'getHC2', { ...week, tipo_entidade: tipo, ramal_agente: extension.numero });
+		const answer = await callApi(sim, 'getHC2', {
+			...week,
+			tipo_entidade: tipo,
+			ramal_agente: extension.numero,
+		});
 		expect(answer.json().data.ramal_agente).toMatch(new RegExp(`/${extension.numero}$`));
 	});
 
 	it('returns an agent history by login or id, labelled with the login', async () => {
 		const agent = sim.data.agents[0];
 		const month = lastDays(30);
-		const byId = (await callApi(sim, 'getHC2', { ...month, tipo_entidade: 'A', ramal_agente: String(agent.id) })).json().data;
-		const byLogin = (await callApi(sim, 'getHC2', { ...month, tipo_entidade: 'A', ramal_agente: agent.login })).json().data;
+		const byId = (
+			await callApi(sim, 'getHC2', { ...month, tipo_entidade: 'A', ramal_agente: String(agent.id) })
+		).json().data;
+		const byLogin = (
+			await callApi(sim, 'getHC2', { ...month, tipo_entidade: 'A', ramal_agente: agent.login })
+		).json().data;
 		expect(byId.ramal_agente).toBe(agent.login);
 		expect(byLogin).toEqual(byId);
 		const today = new Date();
 		const since = new Date(today.getFullYear(), today.getMonth(), today.getDate() - 30).getTime();
-		const expected = sim.data.calls.filter((call) => call.agentId === agent.id && call.horario >= since).length;
+		const expected = sim.data.calls.filter(
+			(call) => call.agentId === agent.id && call.horario >= since,
+		).length;
 		expect(byId.total).toBe(expected);
 	});
 
@@ -155,9 +200,21 @@ describe('getHC2', () => {
 	});
 
 	it.each([
-		['an unknown extension', { tipo_entidade: 'RS', ramal_agente: '1999' }, 'Ramal não encontrado: 1999'],
-		['an extension of another type', { tipo_entidade: 'RK', ramal_agente: '1001' }, 'Ramal 1001 não é do tipo RK'],
-		['an unknown agent', { tipo_entidade: 'A', ramal_agente: 'ninguem' }, 'Agente não encontrado: ninguem'],
+		[
+			'an unknown extension',
+			{ tipo_entidade: 'RS', ramal_agente: '1999' },
+			'Ramal não encontrado: 1999',
+		],
+		[
+			'an extension of another type',
+			{ tipo_entidade: 'RK', ramal_agente: '1001' },
+			'Ramal 1001 não é do tipo RK',
+		],
+		[
+			'an unknown agent',
+			{ tipo_entidade: 'A', ramal_agente: 'ninguem' },
+			'Agente não encontrado: ninguem',
+		],
 	])('refuses %s with an HTTP 200 error body', async (_case, fields, message) => {
 		const answer = await callApi(sim, 'getHC2', { ...week, ...fields });
 		expect(answer.status).toBe(200);
@@ -165,8 +222,14 @@ describe('getHC2', () => {
 	});
 
 	it('in bare mode answers the envelope fields at the top level', async () => {
-		const body = (await callApi(bare, 'getHC2', { ...week, tipo_entidade: 'RS', ramal_agente: '1001' })).json();
-		expect(body).toMatchObject({ ramal_agente: 'SIP/1001', total: expect.any(Number), chamadas: expect.any(Array) });
+		const body = (
+			await callApi(bare, 'getHC2', { ...week, tipo_entidade: 'RS', ramal_agente: '1001' })
+		).json();
+		expect(body).toMatchObject({
+			ramal_agente: 'SIP/1001',
+			total: expect.any(Number),
+			chamadas: expect.any(Array),
+		});
 	});
 });
 
@@ -190,17 +253,24 @@ describe('getRE2', () => {
 	});
 
 	it('filters by queue description and by inbound route id or description', async () => {
-		const byQueue = (await callApi(sim, 'getRE2', { ...week, fila: 'SAC Receptivo' })).json().data.resultado;
+		const byQueue = (await callApi(sim, 'getRE2', { ...week, fila: 'SAC Receptivo' })).json().data
+			.resultado;
 		expect(byQueue.length).toBeGreaterThan(0);
 		expect(byQueue.every((row: Loose) => row.destino === 'SAC Receptivo')).toBe(true);
-		const byRouteName = (await callApi(sim, 'getRE2', { ...week, rotaEntrada: 'URA Principal' })).json().data.resultado;
-		const byRouteId = (await callApi(sim, 'getRE2', { ...week, rotaEntrada: '71' })).json().data.resultado;
+		const byRouteName = (
+			await callApi(sim, 'getRE2', { ...week, rotaEntrada: 'URA Principal' })
+		).json().data.resultado;
+		const byRouteId = (await callApi(sim, 'getRE2', { ...week, rotaEntrada: '71' })).json().data
+			.resultado;
 		expect(byRouteName).toEqual(byRouteId);
 		expect(byRouteName.every((row: Loose) => row.roteamento === 'URA Principal')).toBe(true);
 	});
 
 	it('refuses an unknown route with an HTTP 200 error body', async () => {
-		expect((await callApi(sim, 'getRE2', { ...week, rotaEntrada: 'Rota X' })).json()).toEqual({ status: 'error', message: 'Rota de entrada não encontrada: Rota X' });
+		expect((await callApi(sim, 'getRE2', { ...week, rotaEntrada: 'Rota X' })).json()).toEqual({
+			status: 'error',
+			message: 'Rota de entrada não encontrada: Rota X',
+		});
 	});
 
 	it('in bare mode answers { resultado }', async () => {

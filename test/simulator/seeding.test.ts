@@ -14,7 +14,9 @@ describe('determinism', () => {
 	it('gives other people and history for another seed', () => {
 		const one = seedData({ seed: 1, fichas: 50, calls: 50, referenceDate });
 		const two = seedData({ seed: 2, fichas: 50, calls: 50, referenceDate });
-		expect(two.agents.map((agent) => agent.login)).not.toEqual(one.agents.map((agent) => agent.login));
+		expect(two.agents.map((agent) => agent.login)).not.toEqual(
+			one.agents.map((agent) => agent.login),
+		);
 		expect(two.fichas).not.toEqual(one.fichas);
 	});
 });
@@ -25,7 +27,11 @@ describe('content', () => {
 	const referenceMidnight = new Date(2026, 10, 21).getTime();
 
 	it('dates fichas, calls and inbound calls between 60 days before and the day before the reference day, in business hours', () => {
-		for (const instant of [...data.fichas.map((ficha) => ficha.data), ...data.calls.map((call) => call.horario), ...data.inboundCalls.map((call) => call.dataHora)]) {
+		for (const instant of [
+			...data.fichas.map((ficha) => ficha.data),
+			...data.calls.map((call) => call.horario),
+			...data.inboundCalls.map((call) => call.dataHora),
+		]) {
 			expect(instant).toBeGreaterThanOrEqual(firstDay);
 			expect(instant).toBeLessThan(referenceMidnight);
 			expect(new Date(instant).getHours()).toBeGreaterThanOrEqual(8);
@@ -35,15 +41,22 @@ describe('content', () => {
 	});
 
 	it('has every extension type, accented operation names, several forms and valid CPFs', () => {
-		expect(new Set(data.extensions.map((extension) => extension.tipo))).toEqual(new Set(['RS', 'RP', 'RI', 'RK']));
-		expect(data.operations.map((operation) => operation.nome)).toEqual(expect.arrayContaining(['Operação Cobrança', 'Operação 1']));
+		expect(new Set(data.extensions.map((extension) => extension.tipo))).toEqual(
+			new Set(['RS', 'RP', 'RI', 'RK']),
+		);
+		expect(data.operations.map((operation) => operation.nome)).toEqual(
+			expect.arrayContaining(['Operação Cobrança', 'Operação 1']),
+		);
 		expect(new Set(data.forms.map((form) => form.questions.length)).size).toBeGreaterThan(1);
-		for (const prospect of data.prospects) expect(prospect.cpf).toMatch(/^\d{3}\.\d{3}\.\d{3}-\d{2}$/);
+		for (const prospect of data.prospects)
+			expect(prospect.cpf).toMatch(/^\d{3}\.\d{3}\.\d{3}-\d{2}$/);
 		expect(new Set(data.agents.map((agent) => agent.login)).size).toBe(data.agents.length);
 	});
 
 	it('starts with agents in every state and a call on the extension of each busy agent', () => {
-		expect(new Set(data.agents.map((agent) => agent.estado))).toEqual(new Set(['online', 'offline', 'paused', 'busy', 'ringing']));
+		expect(new Set(data.agents.map((agent) => agent.estado))).toEqual(
+			new Set(['online', 'offline', 'paused', 'busy', 'ringing']),
+		);
 		for (const agent of data.agents.filter((candidate) => candidate.estado === 'busy')) {
 			expect(data.activeCalls.find((call) => call.uid === agent.callUid)?.ramal).toBe(agent.ramal);
 		}
@@ -64,26 +77,37 @@ describe('100,000 fichas and 100,000 calls', () => {
 	it('holds them all, numbered in date order', () => {
 		expect(sim.data.fichas).toHaveLength(100_000);
 		expect(sim.data.calls).toHaveLength(100_000);
-		expect(sim.data.fichas.every((ficha, index) => ficha.id === index + 1 && (index === 0 || ficha.data >= sim.data.fichas[index - 1].data))).toBe(true);
+		expect(
+			sim.data.fichas.every(
+				(ficha, index) =>
+					ficha.id === index + 1 && (index === 0 || ficha.data >= sim.data.fichas[index - 1].data),
+			),
+		).toBe(true);
 	});
 
-	it('serves a 60-day getFP1 of one form and a getRQ4 over everything', async () => {
-		const period = lastDays(60);
-		let started = Date.now();
-		const fp1 = await callApi(sim, 'getFP1', { ...period, form: '41' });
-		const fp1Ms = Date.now() - started;
-		const rows = fp1.json().data;
-		expect(rows).toHaveLength(sim.data.fichas.filter((ficha) => ficha.formId === 41).length);
-		started = Date.now();
-		const csv = await callApi(sim, 'getFP1', { ...period, form: '41', formato: 'csv' });
-		const csvMs = Date.now() - started;
-		expect(csv.text.split('\r\n')).toHaveLength(rows.length + 2);
-		started = Date.now();
-		const rq4 = (await callApi(sim, 'getRQ4', period)).json().data;
-		const rq4Ms = Date.now() - started;
-		expect(rq4).toHaveLength(sim.data.calls.filter((call) => call.resultado !== undefined).length);
-		console.log(
-			`getFP1 json ${rows.length} rows (${(fp1.text.length / 1e6).toFixed(1)} MB) in ${fp1Ms} ms, csv in ${csvMs} ms; getRQ4 ${rq4.length} rows in ${rq4Ms} ms`,
-		);
-	}, bigDataTimeoutMs);
+	it(
+		'serves a 60-day getFP1 of one form and a getRQ4 over everything',
+		async () => {
+			const period = lastDays(60);
+			let started = Date.now();
+			const fp1 = await callApi(sim, 'getFP1', { ...period, form: '41' });
+			const fp1Ms = Date.now() - started;
+			const rows = fp1.json().data;
+			expect(rows).toHaveLength(sim.data.fichas.filter((ficha) => ficha.formId === 41).length);
+			started = Date.now();
+			const csv = await callApi(sim, 'getFP1', { ...period, form: '41', formato: 'csv' });
+			const csvMs = Date.now() - started;
+			expect(csv.text.split('\r\n')).toHaveLength(rows.length + 2);
+			started = Date.now();
+			const rq4 = (await callApi(sim, 'getRQ4', period)).json().data;
+			const rq4Ms = Date.now() - started;
+			expect(rq4).toHaveLength(
+				sim.data.calls.filter((call) => call.resultado !== undefined).length,
+			);
+			console.log(
+				`getFP1 json ${rows.length} rows (${(fp1.text.length / 1e6).toFixed(1)} MB) in ${fp1Ms} ms, csv in ${csvMs} ms; getRQ4 ${rq4.length} rows in ${rq4Ms} ms`,
+			);
+		},
+		bigDataTimeoutMs,
+	);
 });

@@ -14,7 +14,11 @@ afterAll(() => Promise.all([sim?.close(), receiver?.close()]));
 /** Which event may follow each state, and the state it leads to. */
 const allowed: Record<string, Record<string, string[]>> = {
 	offline: { 'agente.login': ['online', 'paused'] },
-	online: { 'agente.ringing': ['ringing'], 'agente.pause_in': ['paused'], 'agente.logout': ['offline'] },
+	online: {
+		'agente.ringing': ['ringing'],
+		'agente.pause_in': ['paused'],
+		'agente.logout': ['offline'],
+	},
 	ringing: { 'agente.busy': ['busy'], 'agente.online': ['online'] },
 	busy: { 'agente.online': ['online'], 'agente.pause_in': ['paused'] },
 	paused: { 'agente.pause_out': ['online', 'busy'], 'agente.logout': ['offline'] },
@@ -24,7 +28,11 @@ function checkStream(initial: Map<number, string>, events: AgentEvent[]) {
 	const states = new Map(initial);
 	for (const event of events) {
 		const from = states.get(event.usuario_id)!;
-		expect({ from, evento: event.evento, estado: allowed[from]?.[event.evento]?.includes(event.estado) }).toEqual({ from, evento: event.evento, estado: true });
+		expect({
+			from,
+			evento: event.evento,
+			estado: allowed[from]?.[event.evento]?.includes(event.estado),
+		}).toEqual({ from, evento: event.evento, estado: true });
 		states.set(event.usuario_id, event.estado);
 	}
 	return states;
@@ -61,20 +69,29 @@ it('puts the contract fields on every payload: pause limits when configured, uda
 	for (const event of sim.shift.events) {
 		expect(Number.isInteger(event.t) && Number.isInteger(event.usuario_id)).toBe(true);
 		if (event.evento === 'agente.pause_in') {
-			expect(event).toMatchObject({ estado: 'paused', pausa_id: expect.any(Number), udate: expect.any(Number) });
+			expect(event).toMatchObject({
+				estado: 'paused',
+				pausa_id: expect.any(Number),
+				udate: expect.any(Number),
+			});
 			const pause = sim.data.pauses.find((candidate) => candidate.id === event.pausa_id)!;
 			expect('durmax' in event).toBe(pause.durmax !== undefined);
 		}
 		if (event.evento === 'agente.busy') expect(event.udate).toEqual(expect.any(Number));
 	}
-	expect(sim.shift.events.some((event) => event.evento === 'agente.pause_in' && 'durmax' in event)).toBe(true);
+	expect(
+		sim.shift.events.some((event) => event.evento === 'agente.pause_in' && 'durmax' in event),
+	).toBe(true);
 });
 
 it('continues from the states that logout and pauseout calls leave behind, and stops at maxEvents', async () => {
 	const loggedIn = sim.data.agents.find((agent) => agent.estado !== 'offline')!;
-	expect((await callApi(sim, 'logout', { user: loggedIn.login })).json().data.estado).toBe('offline');
+	expect((await callApi(sim, 'logout', { user: loggedIn.login })).json().data.estado).toBe(
+		'offline',
+	);
 	const paused = sim.data.agents.find((agent) => agent.estado === 'paused');
-	if (paused) expect((await callApi(sim, 'pauseout', { user: paused.login })).json().status).toBe('success');
+	if (paused)
+		expect((await callApi(sim, 'pauseout', { user: paused.login })).json().status).toBe('success');
 
 	const initial = new Map(sim.data.agents.map((agent) => [agent.id, agent.estado as string]));
 	const before = sim.shift.events.length;

@@ -27,7 +27,12 @@ it('is refused by a client that verifies certificates against the public CAs', a
 });
 
 it('answers a client that ignores TLS errors', async () => {
-	const answer = await callApi(sim, 'getTime', {}, { dispatcher: agent({ rejectUnauthorized: false }) });
+	const answer = await callApi(
+		sim,
+		'getTime',
+		{},
+		{ dispatcher: agent({ rejectUnauthorized: false }) },
+	);
 	expect(answer.status).toBe(200);
 });
 

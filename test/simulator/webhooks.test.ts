@@ -18,7 +18,12 @@ async function receiver(answer?: Parameters<typeof startReceiver>[0]) {
 	return started;
 }
 
-const loginEvent = (): AgentEvent => ({ estado: 'online', t: Math.floor(Date.now() / 1000), evento: 'agente.login', usuario_id: 101 });
+const loginEvent = (): AgentEvent => ({
+	estado: 'online',
+	t: Math.floor(Date.now() / 1000),
+	evento: 'agente.login',
+	usuario_id: 101,
+});
 
 it('posts the event as JSON with Content-Type application/json', async () => {
 	const target = await receiver();
@@ -50,7 +55,9 @@ it('delivers only the subscribed events to a receiver registered for a subset', 
 	await sim.webhooks.emit({ ...loginEvent(), evento: 'agente.logout', estado: 'offline' });
 	expect(subset.calls.map((call) => call.body.evento)).toEqual(['agente.logout']);
 	sim.webhooks.unregister(id);
-	expect(await sim.webhooks.emit({ ...loginEvent(), evento: 'agente.logout', estado: 'offline' })).toEqual([]);
+	expect(
+		await sim.webhooks.emit({ ...loginEvent(), evento: 'agente.logout', estado: 'offline' }),
+	).toEqual([]);
 });
 
 it('makes exactly one attempt when the receiver fails, and records its status', async () => {

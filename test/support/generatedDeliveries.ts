@@ -47,37 +47,80 @@ const anything = fc.anything({
 });
 /** Any value at all: JSON-like or not (Map, BigInt, typed arrays, null prototype…), sometimes huge. */
 export const junk = fc.oneof({ weight: 10, arbitrary: anything }, huge);
-const nearlyText = fc.constantFrom('', ' ', '\t\n', 'AGENTE.LOGIN', ' agente.login', 'agente.login ', 'agente.', 'null');
-const nearlyNumber = fc.constantFrom<unknown>('42', '1763800000', 42.5, -42, '0x2a', '4.2e1', true, [42], { t: 42 });
+const nearlyText = fc.constantFrom(
+	'',
+	' ',
+	'\t\n',
+	'AGENTE.LOGIN',
+	' agente.login',
+	'agente.login ',
+	'agente.',
+	'null',
+);
+const nearlyNumber = fc.constantFrom<unknown>(
+	'42',
+	'1763800000',
+	42.5,
+	-42,
+	'0x2a',
+	'4.2e1',
+	true,
+	[42],
+	{ t: 42 },
+);
 const ABSENT = Symbol('absent');
 const field = (valid: fc.Arbitrary<unknown>) =>
 	fc.oneof({ weight: 40, arbitrary: valid }, nearlyText, nearlyNumber, junk, fc.constant(ABSENT));
-const pollution = fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty');
-const clashing = fc.constantFrom('event', 'state', 'agentId', 'eventTime', 'receivedAt', 'pauseId', 'callStartedAt');
-const extraKey = fc.oneof(fc.string(), pollution, clashing, fc.constantFrom('pausa_id', 'udate', 'durmax', 'durmin'));
+const pollution = fc.constantFrom(
+	'__proto__',
+	'constructor',
+	'prototype',
+	'toString',
+	'valueOf',
+	'hasOwnProperty',
+);
+const clashing = fc.constantFrom(
+	'event',
+	'state',
+	'agentId',
+	'eventTime',
+	'receivedAt',
+	'pauseId',
+	'callStartedAt',
+);
+const extraKey = fc.oneof(
+	fc.string(),
+	pollution,
+	clashing,
+	fc.constantFrom('pausa_id', 'udate', 'durmax', 'durmin'),
+);
 
 /** An object shaped like an event, every field possibly missing, mistyped or huge, plus extra keys. */
 export const eventLike = fc
 	.tuple(
 		fc.record({
 			evento: field(fc.constantFrom(...AGENT_EVENT_CODES, 'agente.transfer')),
-				estado: field(fc.constantFrom('online', 'offline', 'paused', 'busy', 'ringing')),
-				t: field(fc.oneof(fc.nat(), fc.constant(0), fc.constant(Number.MAX_SAFE_INTEGER))),
-				usuario_id: field(fc.nat({ max: 5 })),
-			},
-		),
+			estado: field(fc.constantFrom('online', 'offline', 'paused', 'busy', 'ringing')),
+			t: field(fc.oneof(fc.nat(), fc.constant(0), fc.constant(Number.MAX_SAFE_INTEGER))),
+			usuario_id: field(fc.nat({ max: 5 })),
+		}),
 		fc.array(fc.tuple(extraKey, fc.oneof(junk, fc.object()))),
 		fc.boolean(),
 	)
 	// fromEntries defines every key as the object's own, as JSON.parse does (`__proto__` included).
 	.map(([core, extra, nullPrototype]) => {
 		const entries = [...Object.entries(core).filter(([, value]) => value !== ABSENT), ...extra];
-		return nullPrototype ? Object.assign(Object.create(null), Object.fromEntries(entries)) : Object.fromEntries(entries);
+		return nullPrototype
+			? Object.assign(Object.create(null), Object.fromEntries(entries))
+			: Object.fromEntries(entries);
 	});
 
 /** JSON text of any value (BigInt as a string, as JSON cannot carry it; '' for undefined). */
 export function toJson(value: unknown): string {
-	return JSON.stringify(value, (_key, inner) => (typeof inner === 'bigint' ? String(inner) : inner)) ?? '';
+	return (
+		JSON.stringify(value, (_key, inner) => (typeof inner === 'bigint' ? String(inner) : inner)) ??
+		''
+	);
 }
 
 export const eventJson = eventLike.map(toJson);
@@ -91,11 +134,17 @@ export function asReceived(text: string): string {
 }
 
 const isText = (value: unknown) => typeof value === 'string' && value.trim() !== '';
-const isWhole = (value: unknown) => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+const isWhole = (value: unknown) =>
+	typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 
 /** The contract's four fields with their types, read without the node's code. */
 export function isAgentEvent(body: unknown): body is Record<string, unknown> {
 	if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
 	const fields = body as Record<string, unknown>;
-	return isText(fields.evento) && isText(fields.estado) && isWhole(fields.t) && isWhole(fields.usuario_id);
+	return (
+		isText(fields.evento) &&
+		isText(fields.estado) &&
+		isWhole(fields.t) &&
+		isWhole(fields.usuario_id)
+	);
 }

@@ -25,8 +25,29 @@ describe('bench statistics', () => {
 describe('bench chart', () => {
 	it('draws every series of every panel, with escaped text', () => {
 		const svg = chartSvg('A <title>', [
-			{ title: 'time', xLabel: 'rows', yLabel: 'ms', logX: true, series: [{ name: 'Dialer & co', color: '#000', points: [[1000, 10], [100000, 900]] }] },
-			{ title: 'acks', xLabel: 'events/s', yLabel: 'ms', goal: { y: 100, label: 'goal' }, series: [{ name: 'b', color: '#111', points: [[5, 20]] }] },
+			{
+				title: 'time',
+				xLabel: 'rows',
+				yLabel: 'ms',
+				logX: true,
+				series: [
+					{
+						name: 'Dialer & co',
+						color: '#000',
+						points: [
+							[1000, 10],
+							[100000, 900],
+						],
+					},
+				],
+			},
+			{
+				title: 'acks',
+				xLabel: 'events/s',
+				yLabel: 'ms',
+				goal: { y: 100, label: 'goal' },
+				series: [{ name: 'b', color: '#111', points: [[5, 20]] }],
+			},
 		]);
 		expect(svg).toMatch(/^<svg [^>]+>/);
 		expect(svg).toContain('A &lt;title&gt;');

@@ -30,17 +30,30 @@ function outcome(parse: () => unknown): Outcome {
 }
 
 const text = fc.string({ unit: 'binary', maxLength: 12 });
-const row = fc.dictionary(fc.oneof(text, fc.constantFrom('__proto__', 'constructor', 'data', 'chamadas')), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 6 });
+const row = fc.dictionary(
+	fc.oneof(text, fc.constantFrom('__proto__', 'constructor', 'data', 'chamadas')),
+	fc.jsonValue({ maxDepth: 2 }),
+	{ maxKeys: 6 },
+);
 const rows = fc.array(row, { maxLength: 30 });
 /** Values shaped like the dialer's answers (rows under `data`, `data.chamadas` or bare) and any JSON at all. */
 const answer = fc.oneof(
 	rows,
 	fc.record({ data: rows }),
-	fc.record({ status: fc.constantFrom('success', 'error'), data: fc.record({ agente: text, chamadas: rows }) }),
+	fc.record({
+		status: fc.constantFrom('success', 'error'),
+		data: fc.record({ agente: text, chamadas: rows }),
+	}),
 	fc.record({ data: fc.array(rows, { maxLength: 3 }), total: fc.nat() }),
 	fc.jsonValue({ maxDepth: 5 }),
 );
-const layout = fc.constantFrom<[number | string | undefined, boolean]>([undefined, false], [2, false], ['\t', false], [undefined, true], [1, true]);
+const layout = fc.constantFrom<[number | string | undefined, boolean]>(
+	[undefined, false],
+	[2, false],
+	['\t', false],
+	[undefined, true],
+	[1, true],
+);
 const cuts = fc.array(fc.nat(), { maxLength: 12 });
 const batchBytes = fc.oneof(fc.integer({ min: 1, max: 64 }), fc.constant(undefined));
 
@@ -54,24 +67,43 @@ describe('reading a JSON answer in chunks', () => {
 			fc.property(answer, layout, cuts, batchBytes, (value, format, at, batch) => {
 				const bytes = encode(value, format);
 				const whole = bytes.toString('utf8').replace(/^\uFEFF/, '');
-				expect(outcome(() => parseInChunks(bytes, at, batch))).toEqual(outcome(() => JSON.parse(whole)));
+				expect(outcome(() => parseInChunks(bytes, at, batch))).toEqual(
+					outcome(() => JSON.parse(whole)),
+				);
 			}),
 			{ numRuns: 3_000 },
 		);
 	});
 
 	it('throws a SyntaxError exactly where JSON.parse does, for answers with a byte removed, changed or added', () => {
-		const edit = fc.tuple(fc.nat(), fc.constantFrom('', '[', ']', '{', '}', ',', ':', '"', '\\', ' ', '0', 'x', '\u00e9'));
+		const edit = fc.tuple(
+			fc.nat(),
+			fc.constantFrom('', '[', ']', '{', '}', ',', ':', '"', '\\', ' ', '0', 'x', '\u00e9'),
+		);
 		fc.assert(
-			fc.property(answer, layout, fc.array(edit, { minLength: 1, maxLength: 3 }), fc.boolean(), cuts, batchBytes, (value, format, edits, replace, at, batch) => {
-				let bytes = encode(value, format);
-				for (const [position, inserted] of edits) {
-					const index = position % (bytes.length + 1);
-					bytes = Buffer.concat([bytes.subarray(0, index), Buffer.from(inserted), bytes.subarray(index + (replace || inserted === '' ? 1 : 0))]);
-				}
-				const whole = bytes.toString('utf8').replace(/^\uFEFF/, '');
-				expect(outcome(() => parseInChunks(bytes, at, batch))).toEqual(outcome(() => JSON.parse(whole)));
-			}),
+			fc.property(
+				answer,
+				layout,
+				fc.array(edit, { minLength: 1, maxLength: 3 }),
+				fc.boolean(),
+				cuts,
+				batchBytes,
+				(value, format, edits, replace, at, batch) => {
+					let bytes = encode(value, format);
+					for (const [position, inserted] of edits) {
+						const index = position % (bytes.length + 1);
+						bytes = Buffer.concat([
+							bytes.subarray(0, index),
+							Buffer.from(inserted),
+							bytes.subarray(index + (replace || inserted === '' ? 1 : 0)),
+						]);
+					}
+					const whole = bytes.toString('utf8').replace(/^\uFEFF/, '');
+					expect(outcome(() => parseInChunks(bytes, at, batch))).toEqual(
+						outcome(() => JSON.parse(whole)),
+					);
+				},
+			),
 			{ numRuns: 5_000 },
 		);
 	});
@@ -97,11 +129,17 @@ describe('reading a JSON answer in chunks', () => {
 
 	it('reads a 100,000-row report cut into 64 KB chunks as JSON.parse does', () => {
 		const report = {
-			data: Array.from({ length: 100_000 }, (_, i) => ({ ficha: String(i), nome: `Conceição ${i}`, obs: 'linha "1"\n\\ fim', pontos: i % 7 })),
+			data: Array.from({ length: 100_000 }, (_, i) => ({
+				ficha: String(i),
+				nome: `Conceição ${i}`,
+				obs: 'linha "1"\n\\ fim',
+				pontos: i % 7,
+			})),
 		};
 		const bytes = Buffer.from(JSON.stringify(report));
 		const parser = new ChunkedJsonParser();
-		for (let start = 0; start < bytes.length; start += 65_536) parser.push(bytes.subarray(start, start + 65_536));
+		for (let start = 0; start < bytes.length; start += 65_536)
+			parser.push(bytes.subarray(start, start + 65_536));
 		expect(parser.end()).toEqual(report);
 	});
 });

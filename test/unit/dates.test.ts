@@ -1,9 +1,17 @@
 import { DateTime } from 'luxon';
 
-import { customRange, parseDateTime, presetRange, toApiDateTime } from '../../nodes/Dialer/helpers/dates';
+import {
+	customRange,
+	parseDateTime,
+	presetRange,
+	toApiDateTime,
+} from '../../nodes/Dialer/helpers/dates';
 import { ParameterError } from '../../nodes/Dialer/helpers/ParameterError';
 
-const api = (range: { start: DateTime; end: DateTime }) => [toApiDateTime(range.start), toApiDateTime(range.end)];
+const api = (range: { start: DateTime; end: DateTime }) => [
+	toApiDateTime(range.start),
+	toApiDateTime(range.end),
+];
 
 describe('report periods', () => {
 	// Sunday 22 Nov 2026, 01:30 in São Paulo (04:30 UTC).
@@ -25,8 +33,14 @@ describe('report periods', () => {
 	it('uses the calendar day of the workflow timezone, not of UTC', () => {
 		// 01:30 in São Paulo is 04:30 UTC the same day, but 23:30 the day before in Los Angeles.
 		const instant = now.toUTC();
-		expect(api(presetRange('yesterday', instant.setZone('America/Los_Angeles')))).toEqual(['20261120000000', '20261120235959']);
-		expect(api(presetRange('today', instant.setZone('Asia/Kolkata')))).toEqual(['20261122000000', '20261122235959']);
+		expect(api(presetRange('yesterday', instant.setZone('America/Los_Angeles')))).toEqual([
+			'20261120000000',
+			'20261120235959',
+		]);
+		expect(api(presetRange('today', instant.setZone('Asia/Kolkata')))).toEqual([
+			'20261122000000',
+			'20261122235959',
+		]);
 	});
 
 	it('keeps whole local days across a daylight-saving change (23-hour day in New York)', () => {
@@ -52,11 +66,15 @@ describe('custom dates', () => {
 	const zone = 'America/Sao_Paulo';
 
 	it('reads a date picker value as wall-clock time in the workflow timezone', () => {
-		expect(toApiDateTime(parseDateTime('2026-11-21T08:15:00', zone, 'Start'))).toBe('20261121081500');
+		expect(toApiDateTime(parseDateTime('2026-11-21T08:15:00', zone, 'Start'))).toBe(
+			'20261121081500',
+		);
 	});
 
 	it('converts a value with an offset into the workflow timezone', () => {
-		expect(toApiDateTime(parseDateTime('2026-11-21T11:00:00Z', zone, 'Start'))).toBe('20261121080000');
+		expect(toApiDateTime(parseDateTime('2026-11-21T11:00:00Z', zone, 'Start'))).toBe(
+			'20261121080000',
+		);
 	});
 
 	it('accepts luxon DateTimes from expressions, whatever their zone', () => {
@@ -65,7 +83,9 @@ describe('custom dates', () => {
 	});
 
 	it('accepts JS dates and the API form itself', () => {
-		expect(toApiDateTime(parseDateTime(new Date('2026-11-21T11:00:00Z'), zone, 'Start'))).toBe('20261121080000');
+		expect(toApiDateTime(parseDateTime(new Date('2026-11-21T11:00:00Z'), zone, 'Start'))).toBe(
+			'20261121080000',
+		);
 		expect(toApiDateTime(parseDateTime('20261121080000', zone, 'Start'))).toBe('20261121080000');
 	});
 
@@ -92,10 +112,15 @@ describe('custom dates', () => {
 	});
 
 	it('rejects an end before the start', () => {
-		expect(() => customRange('2026-11-21T10:00:00', '2026-11-21T09:59:59', zone)).toThrow(/End: .* is before Start/);
+		expect(() => customRange('2026-11-21T10:00:00', '2026-11-21T09:59:59', zone)).toThrow(
+			/End: .* is before Start/,
+		);
 	});
 
 	it('accepts an end equal to the start', () => {
-		expect(api(customRange('2026-11-21T10:00:00', '2026-11-21T10:00:00', zone))).toEqual(['20261121100000', '20261121100000']);
+		expect(api(customRange('2026-11-21T10:00:00', '2026-11-21T10:00:00', zone))).toEqual([
+			'20261121100000',
+			'20261121100000',
+		]);
 	});
 });

@@ -32,34 +32,48 @@ function shownFor(property: INodeProperties, resource: string, operation: string
 describe('Dialer node description', () => {
 	it('offers exactly the resource/operation pairs of the contract, each with a runner', () => {
 		const offered: Array<[string, string]> = [];
-		const resources = description.properties.find((property) => property.name === 'resource')!.options as INodePropertyOptions[];
+		const resources = description.properties.find((property) => property.name === 'resource')!
+			.options as INodePropertyOptions[];
 		for (const resource of resources) {
 			const selector = description.properties.find(
-				(property) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes(resource.value),
+				(property) =>
+					property.name === 'operation' &&
+					property.displayOptions?.show?.resource?.includes(resource.value),
 			)!;
 			for (const operation of selector.options as INodePropertyOptions[]) {
 				offered.push([String(resource.value), String(operation.value)]);
 				expect(operation.action).toBeTruthy();
-				expect(operations[String(resource.value)][String(operation.value)].execute).toBeInstanceOf(Function);
+				expect(operations[String(resource.value)][String(operation.value)].execute).toBeInstanceOf(
+					Function,
+				);
 			}
 		}
 		expect(offered.sort()).toEqual([...CONTRACT].sort());
 	});
 
-	it.each(CONTRACT)('shows each parameter of %s/%s once, with a description an AI agent can act on', (resource, operation) => {
-		const shown = description.properties.filter((property) => shownFor(property, resource, operation));
-		const names = shown.map((property) => property.name);
-		expect(new Set(names).size).toBe(names.length);
-		for (const property of shown) {
-			if (['resource', 'operation'].includes(property.name) || property.type === 'collection') continue;
-			expect(property.description?.length ?? 0).toBeGreaterThan(15);
-		}
-	});
+	it.each(CONTRACT)(
+		'shows each parameter of %s/%s once, with a description an AI agent can act on',
+		(resource, operation) => {
+			const shown = description.properties.filter((property) =>
+				shownFor(property, resource, operation),
+			);
+			const names = shown.map((property) => property.name);
+			expect(new Set(names).size).toBe(names.length);
+			for (const property of shown) {
+				if (['resource', 'operation'].includes(property.name) || property.type === 'collection')
+					continue;
+				expect(property.description?.length ?? 0).toBeGreaterThan(15);
+			}
+		},
+	);
 
 	it('is usable as an AI tool, with a subtitle and light and dark icons', () => {
 		expect(description.usableAsTool).toBe(true);
 		expect(description.subtitle).toContain('$parameter["operation"]');
-		expect(description.icon).toEqual({ light: 'file:../../icons/dialer.svg', dark: 'file:../../icons/dialer.dark.svg' });
+		expect(description.icon).toEqual({
+			light: 'file:../../icons/dialer.svg',
+			dark: 'file:../../icons/dialer.dark.svg',
+		});
 		expect(description.credentials).toEqual([{ name: 'dialerApi', required: true }]);
 	});
 });

@@ -12,8 +12,15 @@ import { fakeExecuteFunctions } from './support/executeFunctions';
 const RUNS = 1000;
 
 /** Runs the node once; returns the form sent, or undefined when it refused before sending. */
-async function sentForm(parameters: Record<string, unknown>, timezone = 'UTC'): Promise<Record<string, string> | undefined> {
-	const { context, sent } = fakeExecuteFunctions({ parameters, timezone, responses: [{ body: { data: [] } }] });
+async function sentForm(
+	parameters: Record<string, unknown>,
+	timezone = 'UTC',
+): Promise<Record<string, string> | undefined> {
+	const { context, sent } = fakeExecuteFunctions({
+		parameters,
+		timezone,
+		responses: [{ body: { data: [] } }],
+	});
 	try {
 		await router.call(context);
 	} catch (error) {
@@ -30,7 +37,9 @@ const validApiDateTime = (value: string) =>
 
 /** Dates as users and expressions produce them, well-formed or not. */
 const dateLike = fc.oneof(
-	fc.date({ min: new Date('1000-01-01'), max: new Date('9999-12-31'), noInvalidDate: true }).map((d) => d.toISOString()),
+	fc
+		.date({ min: new Date('1000-01-01'), max: new Date('9999-12-31'), noInvalidDate: true })
+		.map((d) => d.toISOString()),
 	fc.date({ noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
 	fc.date({ noInvalidDate: true }).map((d) => d.toISOString().slice(0, 19)),
 	fc.date({ noInvalidDate: false }),
@@ -45,66 +54,104 @@ const dateLike = fc.oneof(
 describe('generated parameter values', () => {
 	it('custom report ranges are sent as two valid 14-digit dates in order, or refused', async () => {
 		await fc.assert(
-			fc.asyncProperty(dateLike, dateLike, fc.constantFrom('UTC', 'America/Sao_Paulo', 'Asia/Kolkata', 'America/Santiago'), async (start, end, zone) => {
-				const form = await sentForm(
-					{ resource: 'report', operation: 'getInboundCalls', period: 'custom', start, end, returnAll: true, filters: {} },
-					zone,
-				);
-				if (form === undefined) return;
-				expect(validApiDateTime(form.de)).toBe(true);
-				expect(validApiDateTime(form.ate)).toBe(true);
-				expect(form.de <= form.ate).toBe(true);
-			}),
+			fc.asyncProperty(
+				dateLike,
+				dateLike,
+				fc.constantFrom('UTC', 'America/Sao_Paulo', 'Asia/Kolkata', 'America/Santiago'),
+				async (start, end, zone) => {
+					const form = await sentForm(
+						{
+							resource: 'report',
+							operation: 'getInboundCalls',
+							period: 'custom',
+							start,
+							end,
+							returnAll: true,
+							filters: {},
+						},
+						zone,
+					);
+					if (form === undefined) return;
+					expect(validApiDateTime(form.de)).toBe(true);
+					expect(validApiDateTime(form.ate)).toBe(true);
+					expect(form.de <= form.ate).toBe(true);
+				},
+			),
 			{ numRuns: RUNS },
 		);
 	});
 
 	it('ficha ID lists are sent well-formed, or refused', async () => {
 		await fc.assert(
-			fc.asyncProperty(fc.oneof(fc.string(), fc.stringMatching(/^[\d ,-]{0,24}$/)), async (fichaIds) => {
-				const form = await sentForm({ resource: 'report', operation: 'getFilledForms', selectBy: 'fichaIds', fichaIds, output: 'items', returnAll: true, filters: {} });
-				if (form === undefined) return;
-				expect(form.fichaId).toMatch(/^[1-9]\d*(-[1-9]\d*)?(,[1-9]\d*(-[1-9]\d*)?)*$/);
-			}),
+			fc.asyncProperty(
+				fc.oneof(fc.string(), fc.stringMatching(/^[\d ,-]{0,24}$/)),
+				async (fichaIds) => {
+					const form = await sentForm({
+						resource: 'report',
+						operation: 'getFilledForms',
+						selectBy: 'fichaIds',
+						fichaIds,
+						output: 'items',
+						returnAll: true,
+						filters: {},
+					});
+					if (form === undefined) return;
+					expect(form.fichaId).toMatch(/^[1-9]\d*(-[1-9]\d*)?(,[1-9]\d*(-[1-9]\d*)?)*$/);
+				},
+			),
 			{ numRuns: RUNS },
 		);
 	});
 
 	it('queue numbers are sent as whole numbers within their bounds, or refused', async () => {
-		const numberLike = fc.oneof(fc.integer({ min: -5, max: 500 }), fc.double(), fc.stringMatching(/^-?\d{0,4}(\.\d)?$/), fc.constant(Number.NaN), fc.constant(null));
+		const numberLike = fc.oneof(
+			fc.integer({ min: -5, max: 500 }),
+			fc.double(),
+			fc.stringMatching(/^-?\d{0,4}(\.\d)?$/),
+			fc.constant(Number.NaN),
+			fc.constant(null),
+		);
 		await fc.assert(
-			fc.asyncProperty(numberLike, numberLike, numberLike, async (maxOverdial, channels, queueSize) => {
-				const form = await sentForm({
-					resource: 'queue',
-					operation: 'create',
-					description: 'Fila',
-					queueOperation: '1',
-					dialingType: 'PRE',
-					overdial: false,
-					maxOverdial,
-					channels,
-					dialerChannel: '1',
-					addLocalAreaCode: false,
-					carrier: '15',
-					additionalFields: { queueSize },
-				});
-				if (form === undefined) return;
-				expect(form.max_overdial).toMatch(/^\d+$/);
-				expect(Number(form.num_canais)).toBeGreaterThanOrEqual(1);
-				expect(form.num_canais).toMatch(/^\d+$/);
-				expect(Number(form.tamanho_fila)).toBeGreaterThanOrEqual(1);
-			}),
+			fc.asyncProperty(
+				numberLike,
+				numberLike,
+				numberLike,
+				async (maxOverdial, channels, queueSize) => {
+					const form = await sentForm({
+						resource: 'queue',
+						operation: 'create',
+						description: 'Fila',
+						queueOperation: '1',
+						dialingType: 'PRE',
+						overdial: false,
+						maxOverdial,
+						channels,
+						dialerChannel: '1',
+						addLocalAreaCode: false,
+						carrier: '15',
+						additionalFields: { queueSize },
+					});
+					if (form === undefined) return;
+					expect(form.max_overdial).toMatch(/^\d+$/);
+					expect(Number(form.num_canais)).toBeGreaterThanOrEqual(1);
+					expect(form.num_canais).toMatch(/^\d+$/);
+					expect(Number(form.tamanho_fila)).toBeGreaterThanOrEqual(1);
+				},
+			),
 			{ numRuns: RUNS },
 		);
 	});
 
 	it('audio IDs are sent as positive whole numbers, or refused', async () => {
 		await fc.assert(
-			fc.asyncProperty(fc.oneof(fc.string(), fc.integer(), fc.double(), fc.stringMatching(/^ ?0*\d{1,6} ?$/)), async (audioId) => {
-				const form = await sentForm({ resource: 'audio', operation: 'deactivate', audioId });
-				if (form === undefined) return;
-				expect(form.id).toMatch(/^[1-9]\d*$/);
-			}),
+			fc.asyncProperty(
+				fc.oneof(fc.string(), fc.integer(), fc.double(), fc.stringMatching(/^ ?0*\d{1,6} ?$/)),
+				async (audioId) => {
+					const form = await sentForm({ resource: 'audio', operation: 'deactivate', audioId });
+					if (form === undefined) return;
+					expect(form.id).toMatch(/^[1-9]\d*$/);
+				},
+			),
 			{ numRuns: RUNS },
 		);
 	});
@@ -113,8 +160,16 @@ describe('generated parameter values', () => {
 		await fc.assert(
 			fc.asyncProperty(fc.oneof(fc.integer({ min: -3, max: 100 }), fc.double()), async (limit) => {
 				const { context } = fakeExecuteFunctions({
-					parameters: { resource: 'batch', operation: 'getMany', returnAll: false, limit, filters: {} },
-					responses: [{ body: { data: { lotes: Array.from({ length: 60 }, (_, id) => ({ id })) } } }],
+					parameters: {
+						resource: 'batch',
+						operation: 'getMany',
+						returnAll: false,
+						limit,
+						filters: {},
+					},
+					responses: [
+						{ body: { data: { lotes: Array.from({ length: 60 }, (_, id) => ({ id })) } } },
+					],
 				});
 				const outcome = await router.call(context).then(
 					([items]) => items.length,

@@ -33,21 +33,24 @@ describe('ficha ID lists', () => {
 	it('either sends a well-formed list or rejects the input (generated inputs)', () => {
 		const wellFormed = /^\d+(-\d+)?(,\d+(-\d+)?)*$/;
 		fc.assert(
-			fc.property(fc.string({ unit: fc.constantFrom(...'0123456789,- a'.split('')), maxLength: 30 }), (input) => {
-				let sent: string;
-				try {
-					sent = parseFichaIds(input);
-				} catch (error) {
-					expect(error).toBeInstanceOf(ParameterError);
-					return;
-				}
-				expect(sent).toMatch(wellFormed);
-				for (const part of sent.split(',')) {
-					const [from, to] = part.split('-');
-					if (to !== undefined) expect(BigInt(from) <= BigInt(to)).toBe(true);
-					expect(from).not.toMatch(/^0/);
-				}
-			}),
+			fc.property(
+				fc.string({ unit: fc.constantFrom(...'0123456789,- a'.split('')), maxLength: 30 }),
+				(input) => {
+					let sent: string;
+					try {
+						sent = parseFichaIds(input);
+					} catch (error) {
+						expect(error).toBeInstanceOf(ParameterError);
+						return;
+					}
+					expect(sent).toMatch(wellFormed);
+					for (const part of sent.split(',')) {
+						const [from, to] = part.split('-');
+						if (to !== undefined) expect(BigInt(from) <= BigInt(to)).toBe(true);
+						expect(from).not.toMatch(/^0/);
+					}
+				},
+			),
 			{ numRuns: 2000 },
 		);
 	});

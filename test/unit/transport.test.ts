@@ -8,7 +8,11 @@ import {
 	operationUrl,
 	unwrapEnvelope,
 } from '../../nodes/Dialer/transport';
-import { fakeExecuteFunctions, TEST_CREDENTIALS, type FakeResponse } from './support/executeFunctions';
+import {
+	fakeExecuteFunctions,
+	TEST_CREDENTIALS,
+	type FakeResponse,
+} from './support/executeFunctions';
 
 async function call(responses: FakeResponse[], fields: Record<string, string | undefined> = {}) {
 	const { context, sent } = fakeExecuteFunctions({ parameters: {}, responses });
@@ -50,12 +54,19 @@ describe('requests', () => {
 	});
 
 	it('tolerates slashes around the base URL and the path segment', () => {
-		expect(operationUrl({ baseUrl: 'https://h:1', pathSegment: 'ipbox' }, 'getTime')).toBe('https://h:1/ipbox/api/getTime');
-		expect(operationUrl({ baseUrl: 'https://h:1', pathSegment: 'a b' }, 'getTime')).toBe('https://h:1/a%20b/api/getTime');
+		expect(operationUrl({ baseUrl: 'https://h:1', pathSegment: 'ipbox' }, 'getTime')).toBe(
+			'https://h:1/ipbox/api/getTime',
+		);
+		expect(operationUrl({ baseUrl: 'https://h:1', pathSegment: 'a b' }, 'getTime')).toBe(
+			'https://h:1/a%20b/api/getTime',
+		);
 	});
 
 	it('reads the credential once for many requests of one run', async () => {
-		const { context } = fakeExecuteFunctions({ parameters: {}, responses: [{ body: { data: [] } }] });
+		const { context } = fakeExecuteFunctions({
+			parameters: {},
+			responses: [{ body: { data: [] } }],
+		});
 		const getCredentials = jest.spyOn(context, 'getCredentials');
 		for (let i = 0; i < 5; i++) await dialerApiRequest.call(context, 'getTime', {}, i);
 		expect(getCredentials).toHaveBeenCalledTimes(1);
@@ -84,21 +95,29 @@ describe('the data envelope', () => {
 	});
 
 	it('reads JSON served as application/vnd.api+json and with a byte order mark', async () => {
-		const { result } = await call([{ body: '\uFEFF{"data":[{"ficha":"1"}]}', contentType: 'application/vnd.api+json' }]);
+		const { result } = await call([
+			{ body: '\uFEFF{"data":[{"ficha":"1"}]}', contentType: 'application/vnd.api+json' },
+		]);
 		await expect(result).resolves.toEqual([{ ficha: '1' }]);
 	});
 });
 
 describe('errors name the operation and the HTTP status, and give a hint', () => {
 	it('turns a 500 with a JSON message into a NodeApiError', async () => {
-		const error = await failure({ status: 500, body: { status: 'error', message: 'Banco indisponível' } });
+		const error = await failure({
+			status: 500,
+			body: { status: 'error', message: 'Banco indisponível' },
+		});
 		expect(error.message).toBe('Dialer getHC2 failed (HTTP 500): Banco indisponível');
 		expect(error.httpCode).toBe('500');
 		expect(error.description).toMatch(/Retry later/);
 	});
 
 	it('strips the markup of an HTML error page', async () => {
-		const error = await failure({ status: 502, body: '<html><head><style>p{}</style></head><body><h1>502 Bad Gateway</h1></body></html>' });
+		const error = await failure({
+			status: 502,
+			body: '<html><head><style>p{}</style></head><body><h1>502 Bad Gateway</h1></body></html>',
+		});
 		expect(error.message).toBe('Dialer getHC2 failed (HTTP 502): 502 Bad Gateway');
 	});
 
@@ -164,16 +183,18 @@ describe('errors name the operation and the HTTP status, and give a hint', () =>
 			config: { headers: { Authorization: TEST_CREDENTIALS.token } },
 		});
 		const error = await failure({ throws: thrown });
-		expect(JSON.stringify({ ...error, message: error.message, description: error.description })).not.toContain(
-			TEST_CREDENTIALS.token as string,
-		);
+		expect(
+			JSON.stringify({ ...error, message: error.message, description: error.description }),
+		).not.toContain(TEST_CREDENTIALS.token as string);
 	});
 });
 
 describe('answers that arrive in pieces', () => {
 	async function report(response: FakeResponse, parameters: Record<string, unknown> = {}) {
 		const { context, sent } = fakeExecuteFunctions({ parameters, responses: [response] });
-		const result = await dialerApiRequest.call(context, 'getFP1', {}, 0).catch((caught: unknown) => caught);
+		const result = await dialerApiRequest
+			.call(context, 'getFP1', {}, 0)
+			.catch((caught: unknown) => caught);
 		return { result, sent };
 	}
 
@@ -185,29 +206,46 @@ describe('answers that arrive in pieces', () => {
 			['getHC2', 'arraybuffer'],
 			['getTime', 'arraybuffer'],
 		] as const) {
-			const { context, sent } = fakeExecuteFunctions({ parameters: {}, responses: [{ body: { data: [] } }] });
+			const { context, sent } = fakeExecuteFunctions({
+				parameters: {},
+				responses: [{ body: { data: [] } }],
+			});
 			await dialerApiRequest.call(context, operation, {}, 0);
 			expect([operation, sent[0].options.encoding]).toEqual([operation, encoding]);
 		}
 	});
 
 	it('reads a 20,000-row report cut into small chunks, inside rows and accented letters, as sent', async () => {
-		const rows = Array.from({ length: 20_000 }, (_, i) => ({ id: i, cliente: `João Conceição ${i}`, nota: 'diz "sim"\\ok' }));
+		const rows = Array.from({ length: 20_000 }, (_, i) => ({
+			id: i,
+			cliente: `João Conceição ${i}`,
+			nota: 'diz "sim"\\ok',
+		}));
 		const { result } = await report({ body: { data: rows } });
 		expect(result).toEqual(rows);
 	});
 
 	it('turns a connection closed halfway through the body into an error with the HTTP status', async () => {
 		const reset = Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
-		const { result } = await report({ body: { data: Array(500).fill({ a: 1 }) }, breaksOff: reset });
+		const { result } = await report({
+			body: { data: Array(500).fill({ a: 1 }) },
+			breaksOff: reset,
+		});
 		expect(result).toBeInstanceOf(NodeApiError);
-		expect((result as NodeApiError).message).toBe('Dialer getFP1 failed (HTTP 200): connection closed by the server');
+		expect((result as NodeApiError).message).toBe(
+			'Dialer getFP1 failed (HTTP 200): connection closed by the server',
+		);
 	});
 
 	it('gives up on a body that stalls once the Timeout option has passed', async () => {
-		const { result } = await report({ body: { data: Array(500).fill({ a: 1 }) }, breaksOff: 'stall' }, { options: { timeout: 200 } });
+		const { result } = await report(
+			{ body: { data: Array(500).fill({ a: 1 }) }, breaksOff: 'stall' },
+			{ options: { timeout: 200 } },
+		);
 		expect(result).toBeInstanceOf(NodeApiError);
-		expect((result as NodeApiError).message).toBe('Dialer getFP1 failed (HTTP 200): no answer in time');
+		expect((result as NodeApiError).message).toBe(
+			'Dialer getFP1 failed (HTTP 200): no answer in time',
+		);
 		expect((result as NodeApiError).description).toMatch(/Narrow the report period/);
 	});
 
@@ -227,13 +265,19 @@ describe('answers that arrive in pieces', () => {
 describe('file downloads', () => {
 	it('returns the CSV bytes unchanged', async () => {
 		const csv = '\uFEFFficha;data\n1;21/11/2026 10:00:00\n';
-		const { context } = fakeExecuteFunctions({ parameters: {}, responses: [{ body: csv, contentType: 'application/vnd.api+json' }] });
+		const { context } = fakeExecuteFunctions({
+			parameters: {},
+			responses: [{ body: csv, contentType: 'application/vnd.api+json' }],
+		});
 		const file = await dialerApiDownload.call(context, 'getFP1', { formato: 'csv' });
 		expect(file.body.toString('utf8')).toBe(csv);
 	});
 
 	it('still reports a JSON failure answered instead of the file', async () => {
-		const { context } = fakeExecuteFunctions({ parameters: {}, responses: [{ body: { status: 'error', message: 'Fichas de formulários diferentes' } }] });
+		const { context } = fakeExecuteFunctions({
+			parameters: {},
+			responses: [{ body: { status: 'error', message: 'Fichas de formulários diferentes' } }],
+		});
 		await expect(dialerApiDownload.call(context, 'getFP1', { formato: 'csv' })).rejects.toThrow(
 			'Dialer getFP1 failed (HTTP 200): Fichas de formulários diferentes',
 		);

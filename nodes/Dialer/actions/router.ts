@@ -10,7 +10,10 @@ import * as queue from './queue/Queue.resource';
 import * as report from './report/Report.resource';
 import * as team from './team/Team.resource';
 
-type OperationExecute = (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[]>;
+type OperationExecute = (
+	this: IExecuteFunctions,
+	itemIndex: number,
+) => Promise<INodeExecutionData[]>;
 
 /** Every resource/operation pair of the node and the function that runs it. */
 export const operations: Record<string, Record<string, { execute: OperationExecute }>> = {
@@ -28,10 +31,17 @@ export const operations: Record<string, Record<string, { execute: OperationExecu
 	},
 };
 
-function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+function asNodeError(
+	context: IExecuteFunctions,
+	error: unknown,
+	itemIndex: number,
+): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	if (error instanceof ParameterError) {
-		return new NodeOperationError(context.getNode(), error.message, { itemIndex, description: error.fix });
+		return new NodeOperationError(context.getNode(), error.message, {
+			itemIndex,
+			description: error.fix,
+		});
 	}
 	return new NodeOperationError(context.getNode(), error as Error, { itemIndex });
 }
@@ -47,11 +57,17 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const operation = this.getNodeParameter('operation', 0) as string;
 	const handler = operations[resource]?.[operation];
 	if (!handler) {
-		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of resource "${resource}" is not supported`);
+		throw new NodeOperationError(
+			this.getNode(),
+			`The operation "${operation}" of resource "${resource}" is not supported`,
+		);
 	}
 
 	const items = this.getInputData();
-	const parallel = Math.max(1, Math.floor(Number(this.getNodeParameter('options.parallelRequests', 0, 1)) || 1));
+	const parallel = Math.max(
+		1,
+		Math.floor(Number(this.getNodeParameter('options.parallelRequests', 0, 1)) || 1),
+	);
 	const continueOnFail = this.continueOnFail();
 	const results: INodeExecutionData[][] = new Array(items.length);
 	const failures: Array<NodeApiError | NodeOperationError> = [];
@@ -72,7 +88,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			}
 			results[itemIndex] = [
 				{
-					json: { error: nodeError.message, ...(nodeError.description ? { description: nodeError.description } : {}) },
+					json: {
+						error: nodeError.message,
+						...(nodeError.description ? { description: nodeError.description } : {}),
+					},
 					pairedItem: { item: itemIndex },
 				},
 			];

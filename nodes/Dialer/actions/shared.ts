@@ -1,7 +1,13 @@
 import { DateTime } from 'luxon';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { customRange, PERIOD_PRESETS, presetRange, toApiDateTime, type PeriodPreset } from '../helpers/dates';
+import {
+	customRange,
+	PERIOD_PRESETS,
+	presetRange,
+	toApiDateTime,
+	type PeriodPreset,
+} from '../helpers/dates';
 import { ParameterError } from '../helpers/ParameterError';
 
 /** Report range: a preset or a custom start and end, in the workflow's timezone. */
@@ -16,9 +22,21 @@ export const periodProperties: INodeProperties[] = [
 			{ name: 'Last 30 Days', value: 'last30Days', description: 'Today and the 29 days before it' },
 			{ name: 'Last 7 Days', value: 'last7Days', description: 'Today and the 6 days before it' },
 			{ name: 'Last Month', value: 'lastMonth', description: 'The calendar month before this one' },
-			{ name: 'Last Week', value: 'lastWeek', description: 'The calendar week (Monday to Sunday) before this one' },
-			{ name: 'This Month', value: 'thisMonth', description: 'The calendar month containing today' },
-			{ name: 'This Week', value: 'thisWeek', description: 'The calendar week (Monday to Sunday) containing today' },
+			{
+				name: 'Last Week',
+				value: 'lastWeek',
+				description: 'The calendar week (Monday to Sunday) before this one',
+			},
+			{
+				name: 'This Month',
+				value: 'thisMonth',
+				description: 'The calendar month containing today',
+			},
+			{
+				name: 'This Week',
+				value: 'thisWeek',
+				description: 'The calendar week (Monday to Sunday) containing today',
+			},
 			{ name: 'Today', value: 'today', description: 'From 00:00:00 to 23:59:59 today' },
 			{ name: 'Yesterday', value: 'yesterday', description: 'The whole of yesterday' },
 		],
@@ -48,16 +66,27 @@ export const periodProperties: INodeProperties[] = [
 ];
 
 /** The report range as the API's `de` and `ate` fields. */
-export function readPeriod(this: IExecuteFunctions, itemIndex: number): { de: string; ate: string } {
+export function readPeriod(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): { de: string; ate: string } {
 	const zone = this.getTimezone();
 	const period = this.getNodeParameter('period', itemIndex) as PeriodPreset | 'custom';
 	let range;
 	if (period === 'custom') {
-		range = customRange(this.getNodeParameter('start', itemIndex), this.getNodeParameter('end', itemIndex), zone);
+		range = customRange(
+			this.getNodeParameter('start', itemIndex),
+			this.getNodeParameter('end', itemIndex),
+			zone,
+		);
 	} else if ((PERIOD_PRESETS as readonly string[]).includes(period)) {
 		range = presetRange(period, DateTime.now().setZone(zone));
 	} else {
-		throw new ParameterError('Period', `"${String(period)}" is not a known period`, `Choose one of ${PERIOD_PRESETS.join(', ')} or custom.`);
+		throw new ParameterError(
+			'Period',
+			`"${String(period)}" is not a known period`,
+			`Choose one of ${PERIOD_PRESETS.join(', ')} or custom.`,
+		);
 	}
 	return { de: toApiDateTime(range.start), ate: toApiDateTime(range.end) };
 }
@@ -82,20 +111,41 @@ export const limitProperties: INodeProperties[] = [
 	},
 ];
 
-export function applyLimit(this: IExecuteFunctions, itemIndex: number, rows: IDataObject[]): IDataObject[] {
+export function applyLimit(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	rows: IDataObject[],
+): IDataObject[] {
 	if (this.getNodeParameter('returnAll', itemIndex) as boolean) return rows;
 	const limit = this.getNodeParameter('limit', itemIndex) as number;
 	if (!Number.isInteger(limit) || limit < 1) {
-		throw new ParameterError('Limit', `${limit} is not a positive whole number`, 'Set Limit to 1 or more, or turn on Return All.');
+		throw new ParameterError(
+			'Limit',
+			`${limit} is not a positive whole number`,
+			'Set Limit to 1 or more, or turn on Return All.',
+		);
 	}
 	return rows.slice(0, limit);
 }
 
 type PickableResource = 'batch' | 'team';
 
-const PICKERS: Record<PickableResource, { searchListMethod: string; label: string; idExample: string; nameExample: string }> = {
-	batch: { searchListMethod: 'searchBatches', label: 'batch', idExample: '42', nameExample: 'Lote Novembro' },
-	team: { searchListMethod: 'searchTeams', label: 'team', idExample: '3', nameExample: 'Equipe Vendas' },
+const PICKERS: Record<
+	PickableResource,
+	{ searchListMethod: string; label: string; idExample: string; nameExample: string }
+> = {
+	batch: {
+		searchListMethod: 'searchBatches',
+		label: 'batch',
+		idExample: '42',
+		nameExample: 'Lote Novembro',
+	},
+	team: {
+		searchListMethod: 'searchTeams',
+		label: 'team',
+		idExample: '3',
+		nameExample: 'Equipe Vendas',
+	},
 };
 
 /** A batch or team picked from the dialer's list, or given by ID or by name (the API takes either). */
@@ -124,7 +174,10 @@ export function resourcePicker(
 				validation: [
 					{
 						type: 'regex',
-						properties: { regex: '^\\s*\\d+\\s*$', errorMessage: `A ${picker.label} ID is a whole number` },
+						properties: {
+							regex: '^\\s*\\d+\\s*$',
+							errorMessage: `A ${picker.label} ID is a whole number`,
+						},
 					},
 				],
 			},
@@ -139,7 +192,12 @@ export function resourcePicker(
 }
 
 /** The picked value as sent to the API (ID or name), trimmed; empty when nothing was picked. */
-export function readPicked(this: IExecuteFunctions, name: string, itemIndex: number, fallback = ''): string {
+export function readPicked(
+	this: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+	fallback = '',
+): string {
 	const value = this.getNodeParameter(name, itemIndex, fallback, { extractValue: true });
 	if (typeof value === 'object' && value !== null) {
 		return String((value as IDataObject).value ?? '').trim();

@@ -61,7 +61,9 @@ const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
 function isLuxonLike(value: unknown): value is { toISO(): string | null } {
 	// Expressions hand over n8n's own luxon DateTime, which may be another copy of the class.
-	return typeof value === 'object' && value !== null && typeof (value as DateTime).toISO === 'function';
+	return (
+		typeof value === 'object' && value !== null && typeof (value as DateTime).toISO === 'function'
+	);
 }
 
 /**

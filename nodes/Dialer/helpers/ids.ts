@@ -16,7 +16,11 @@ export function requireText(value: unknown, parameter: string, example: string):
 export function requireId(value: unknown, parameter: string): string {
 	const text = requireText(value, parameter, '42');
 	if (!WHOLE_NUMBER.test(text) || /^0+$/.test(text)) {
-		throw new ParameterError(parameter, `"${text}" is not an ID`, 'Use a positive whole number, for example 42.');
+		throw new ParameterError(
+			parameter,
+			`"${text}" is not an ID`,
+			'Use a positive whole number, for example 42.',
+		);
 	}
 	return text.replace(/^0+/, '');
 }
@@ -26,7 +30,8 @@ export function requireId(value: unknown, parameter: string): string {
  * Returned in canonical form ("10,12,20-25") so the request is never malformed.
  */
 export function parseFichaIds(value: unknown, parameter = 'Ficha IDs'): string {
-	const fix = 'Use IDs separated by commas, with hyphen ranges where useful, for example 1200,1203,1210-1220.';
+	const fix =
+		'Use IDs separated by commas, with hyphen ranges where useful, for example 1200,1203,1210-1220.';
 	const text = requireText(value, parameter, '1200,1203,1210-1220');
 	return text
 		.split(',')

@@ -23,7 +23,11 @@ export function rowsOf(payload: unknown, listKey?: string): IDataObject[] {
 export function recordOf(payload: unknown): IDataObject {
 	if (isRecord(payload)) return payload;
 	if (payload === undefined || payload === null || payload === '') return {};
-	if (Array.isArray(payload) && payload.length <= 1 && (payload.length === 0 || isRecord(payload[0]))) {
+	if (
+		Array.isArray(payload) &&
+		payload.length <= 1 &&
+		(payload.length === 0 || isRecord(payload[0]))
+	) {
 		return payload[0] ?? {};
 	}
 	return { result: payload as IDataObject[] | string | number | boolean };

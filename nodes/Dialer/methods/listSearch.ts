@@ -1,10 +1,17 @@
-import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
+import type {
+	IDataObject,
+	ILoadOptionsFunctions,
+	INodeListSearchItems,
+	INodeListSearchResult,
+} from 'n8n-workflow';
 
 import { rowsOf } from '../helpers/rows';
 import { dialerApiRequest, type ApiOperation } from '../transport';
 
 const firstText = (record: IDataObject, keys: string[]) =>
-	keys.map((key) => record[key]).find((value) => value !== undefined && value !== null && String(value) !== '');
+	keys
+		.map((key) => record[key])
+		.find((value) => value !== undefined && value !== null && String(value) !== '');
 
 /** Lists records for a picker; the API has no search, so the filter applies here. */
 async function search(
@@ -14,7 +21,10 @@ async function search(
 	filter?: string,
 ): Promise<INodeListSearchResult> {
 	const needle = filter?.trim().toLowerCase() ?? '';
-	const results: INodeListSearchItems[] = rowsOf(await dialerApiRequest.call(context, operation, {}), listKey)
+	const results: INodeListSearchItems[] = rowsOf(
+		await dialerApiRequest.call(context, operation, {}),
+		listKey,
+	)
 		.map((record) => {
 			const id = firstText(record, ['id', 'codigo']);
 			const name = firstText(record, ['descricao', 'nome', 'name', 'login']) ?? id;
@@ -25,10 +35,16 @@ async function search(
 	return { results };
 }
 
-export async function searchBatches(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+export async function searchBatches(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	return await search(this, 'getLotesAtivos', 'lotes', filter);
 }
 
-export async function searchTeams(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+export async function searchTeams(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	return await search(this, 'getTime', 'times', filter);
 }

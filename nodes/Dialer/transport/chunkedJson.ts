@@ -83,7 +83,12 @@ export class ChunkedJsonParser {
 					splitBase = -1;
 					segmentStart = index + 1;
 				}
-			} else if (byte === COMMA && splitBase >= 0 && depth === splitBase + 1 && this.waitingBytes + index - segmentStart >= this.batchBytes) {
+			} else if (
+				byte === COMMA &&
+				splitBase >= 0 &&
+				depth === splitBase + 1 &&
+				this.waitingBytes + index - segmentStart >= this.batchBytes
+			) {
 				this.addToBatch(chunk.subarray(segmentStart, index));
 				this.parseBatch(false);
 				segmentStart = index + 1;
@@ -99,12 +104,17 @@ export class ChunkedJsonParser {
 
 	/** The parsed value, once every chunk has been pushed. */
 	end(): unknown {
-		if (this.inString || this.depth !== 0 || this.splitBase >= 0) throw new SyntaxError('Unexpected end of JSON input');
-		const text = Buffer.concat(this.outline).toString('utf8').replace(/^\uFEFF/, '');
+		if (this.inString || this.depth !== 0 || this.splitBase >= 0)
+			throw new SyntaxError('Unexpected end of JSON input');
+		const text = Buffer.concat(this.outline)
+			.toString('utf8')
+			.replace(/^\uFEFF/, '');
 		if (this.arrays.length === 0) return JSON.parse(text);
 		const { marker, arrays } = this;
 		return JSON.parse(text, (_key, value: unknown) =>
-			typeof value === 'string' && value.startsWith(marker) ? arrays[Number(value.slice(marker.length))] : value,
+			typeof value === 'string' && value.startsWith(marker)
+				? arrays[Number(value.slice(marker.length))]
+				: value,
 		);
 	}
 

@@ -58,7 +58,11 @@ function timeoutFor(context: DialerContext, operation: ApiOperation, itemIndex?:
 	const fallback = REPORTS.has(operation) ? REPORT_TIMEOUT_MS : ACTION_TIMEOUT_MS;
 	// List searches in the editor have no item and no options.
 	if (itemIndex === undefined) return fallback;
-	const timeout = (context as IExecuteFunctions).getNodeParameter('options.timeout', itemIndex, 0) as number;
+	const timeout = (context as IExecuteFunctions).getNodeParameter(
+		'options.timeout',
+		itemIndex,
+		0,
+	) as number;
 	return typeof timeout === 'number' && timeout > 0 ? timeout : fallback;
 }
 
@@ -68,8 +72,12 @@ const endpoints = new WeakMap<object, Promise<Endpoint>>();
 async function readEndpoint(context: DialerContext): Promise<Endpoint> {
 	const credentials = await context.getCredentials('dialerApi');
 	return {
-		baseUrl: String(credentials.baseUrl ?? '').trim().replace(/\/+$/, ''),
-		pathSegment: String(credentials.pathSegment ?? '').trim().replace(/^\/+|\/+$/g, ''),
+		baseUrl: String(credentials.baseUrl ?? '')
+			.trim()
+			.replace(/\/+$/, ''),
+		pathSegment: String(credentials.pathSegment ?? '')
+			.trim()
+			.replace(/^\/+|\/+$/g, ''),
 		skipTlsValidation: credentials.ignoreSslIssues === true,
 	};
 }
@@ -83,7 +91,10 @@ function endpointOf(context: DialerContext): Promise<Endpoint> {
 	return endpoint;
 }
 
-export function operationUrl(endpoint: Pick<Endpoint, 'baseUrl' | 'pathSegment'>, operation: ApiOperation): string {
+export function operationUrl(
+	endpoint: Pick<Endpoint, 'baseUrl' | 'pathSegment'>,
+	operation: ApiOperation,
+): string {
 	return `${endpoint.baseUrl}/${endpoint.pathSegment.split('/').map(encodeURIComponent).join('/')}/api/${operation}`;
 }
 
@@ -128,15 +139,32 @@ const STATUS_HINTS: Record<number, string> = {
 
 function hintForStatus(status: number): string {
 	if (STATUS_HINTS[status]) return STATUS_HINTS[status];
-	if (status >= 500) return 'The dialer had an internal problem. Retry later; if it persists, contact the dialer administrator.';
+	if (status >= 500)
+		return 'The dialer had an internal problem. Retry later; if it persists, contact the dialer administrator.';
 	return 'The dialer did not accept the request. Check the parameters and the credential.';
 }
 
 const NETWORK_HINTS: Array<[RegExp, string, string]> = [
-	[/ECONNREFUSED/, 'connection refused', 'Nothing answers at the base URL. Check the host and the port in the credential.'],
-	[/ENOTFOUND|EAI_AGAIN/, 'host not found', 'The host name in the base URL does not resolve. Check it in the credential.'],
-	[/ETIMEDOUT|ECONNABORTED|timeout/i, 'no answer in time', 'The dialer did not answer in time. Narrow the report period or retry later.'],
-	[/ECONNRESET|socket hang up/i, 'connection closed by the server', 'The dialer closed the connection. Retry later; check a proxy or firewall in between.'],
+	[
+		/ECONNREFUSED/,
+		'connection refused',
+		'Nothing answers at the base URL. Check the host and the port in the credential.',
+	],
+	[
+		/ENOTFOUND|EAI_AGAIN/,
+		'host not found',
+		'The host name in the base URL does not resolve. Check it in the credential.',
+	],
+	[
+		/ETIMEDOUT|ECONNABORTED|timeout/i,
+		'no answer in time',
+		'The dialer did not answer in time. Narrow the report period or retry later.',
+	],
+	[
+		/ECONNRESET|socket hang up/i,
+		'connection closed by the server',
+		'The dialer closed the connection. Retry later; check a proxy or firewall in between.',
+	],
 	[
 		/CERT|SSL|TLS|self[- ]signed/i,
 		'TLS certificate not trusted',
@@ -147,11 +175,16 @@ const NETWORK_HINTS: Array<[RegExp, string, string]> = [
 function networkFailure(error: unknown, deadline: AbortSignal): { problem: string; hint: string } {
 	const details = error as { code?: unknown; message?: unknown; cause?: { code?: unknown } };
 	// Past the deadline the client only sees "canceled" or "aborted": the deadline says why.
-	const text = deadline.aborted ? 'timeout' : [details.code, details.cause?.code, details.message].filter(Boolean).join(' ');
+	const text = deadline.aborted
+		? 'timeout'
+		: [details.code, details.cause?.code, details.message].filter(Boolean).join(' ');
 	for (const [pattern, problem, hint] of NETWORK_HINTS) {
 		if (pattern.test(text)) return { problem, hint };
 	}
-	return { problem: 'the request could not be completed', hint: 'Check the base URL in the credential and the network between n8n and the dialer.' };
+	return {
+		problem: 'the request could not be completed',
+		hint: 'Check the base URL in the credential and the network between n8n and the dialer.',
+	};
 }
 
 function textField(value: unknown): string | undefined {
@@ -209,9 +242,13 @@ export function failureMessage(body: unknown): string | undefined {
 		!SUCCESS_STATUSES.has(status) &&
 		(fields.data === undefined || fields.data === null) &&
 		(messageOf(body) !== undefined || Object.keys(fields).length <= 2);
-	const failed = statusFailed || fields.success === false || isSet(fields.error) || isSet(fields.erro);
+	const failed =
+		statusFailed || fields.success === false || isSet(fields.error) || isSet(fields.erro);
 	if (!failed) return undefined;
-	return messageOf(body) ?? (status !== '' ? `status "${status}"` : JSON.stringify(fields.error ?? fields.erro ?? body));
+	return (
+		messageOf(body) ??
+		(status !== '' ? `status "${status}"` : JSON.stringify(fields.error ?? fields.erro ?? body))
+	);
 }
 
 /** The payload under the `data` envelope when there is one; the whole body otherwise. */
@@ -244,7 +281,7 @@ const toBuffer = (chunk: unknown): Buffer =>
 		? chunk
 		: chunk instanceof ArrayBuffer
 			? Buffer.from(chunk)
-			: Buffer.from(typeof chunk === 'string' ? chunk : JSON.stringify(chunk) ?? '');
+			: Buffer.from(typeof chunk === 'string' ? chunk : (JSON.stringify(chunk) ?? ''));
 
 /** A response body, chunk by chunk: n8n's stream, or the whole body at once (any other shape). */
 function bodyReader(body: unknown): BodyReader {
@@ -260,7 +297,11 @@ function bodyReader(body: unknown): BodyReader {
 		};
 	}
 	const whole = body === undefined || body === null ? [] : [toBuffer(body)];
-	return { next: async () => (whole.length > 0 ? { done: false, value: whole.pop()! } : { done: true, value: undefined }), stop: () => undefined };
+	return {
+		next: async () =>
+			whole.length > 0 ? { done: false, value: whole.pop()! } : { done: true, value: undefined },
+		stop: () => undefined,
+	};
 }
 
 /**
@@ -284,7 +325,12 @@ function cancelSignalOf(context: DialerContext): AbortSignal | undefined {
 	return 'getExecutionCancelSignal' in context ? context.getExecutionCancelSignal() : undefined;
 }
 
-async function send(context: DialerContext, operation: ApiOperation, fields: ApiFields, itemIndex?: number): Promise<Answer> {
+async function send(
+	context: DialerContext,
+	operation: ApiOperation,
+	fields: ApiFields,
+	itemIndex?: number,
+): Promise<Answer> {
 	const endpoint = await endpointOf(context);
 	const timeout = timeoutFor(context, operation, itemIndex);
 	// One deadline for the whole exchange, body included; a stopped execution stops it too.
@@ -294,7 +340,10 @@ async function send(context: DialerContext, operation: ApiOperation, fields: Api
 	const request: IHttpRequestOptions = {
 		method: 'POST',
 		url: operationUrl(endpoint, operation),
-		headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json, text/csv, */*' },
+		headers: {
+			'Content-Type': 'application/x-www-form-urlencoded',
+			Accept: 'application/json, text/csv, */*',
+		},
 		body: encodeForm(fields),
 		encoding: STREAMED.has(operation) ? 'stream' : 'arraybuffer',
 		json: false,
@@ -305,10 +354,19 @@ async function send(context: DialerContext, operation: ApiOperation, fields: Api
 		abortSignal: signal,
 	};
 	const failed = (error: unknown, status?: number) =>
-		apiError(context.getNode(), { operation, itemIndex, status, ...networkFailure(error, deadline) });
+		apiError(context.getNode(), {
+			operation,
+			itemIndex,
+			status,
+			...networkFailure(error, deadline),
+		});
 	let response: { statusCode?: number; headers?: IDataObject; body?: unknown };
 	try {
-		response = await context.helpers.httpRequestWithAuthentication.call(context, 'dialerApi', request);
+		response = await context.helpers.httpRequestWithAuthentication.call(
+			context,
+			'dialerApi',
+			request,
+		);
 	} catch (error) {
 		throw failed(error);
 	}
@@ -399,7 +457,10 @@ export async function dialerApiRequest(
 			operation,
 			itemIndex,
 			status,
-			problem: text.trim() === '' ? 'empty answer instead of JSON' : `answer is not JSON (${describeBody(text)})`,
+			problem:
+				text.trim() === ''
+					? 'empty answer instead of JSON'
+					: `answer is not JSON (${describeBody(text)})`,
 			hint: 'The dialer or a proxy in front of it sent an unexpected page. Retry later; if it persists, check the base URL and path segment.',
 		});
 	}

@@ -25,13 +25,22 @@ export interface E2eConnection {
 
 export function readConnection(): E2eConnection {
 	const file = process.env[CONNECTION_ENV];
-	if (!file) throw new Error(`${CONNECTION_ENV} is not set: run e2e tests with \`npx jest --selectProjects e2e\``);
+	if (!file)
+		throw new Error(
+			`${CONNECTION_ENV} is not set: run e2e tests with \`npx jest --selectProjects e2e\``,
+		);
 	return JSON.parse(readFileSync(file, 'utf8')) as E2eConnection;
 }
 
 /** A client logged in as the owner (for internal REST) using the run's API key. */
 export function connectN8n(): Promise<N8nApi> {
-	const { baseUrl, ownerEmail: email, ownerPassword: password, apiKey, webhookBaseUrl } = readConnection();
+	const {
+		baseUrl,
+		ownerEmail: email,
+		ownerPassword: password,
+		apiKey,
+		webhookBaseUrl,
+	} = readConnection();
 	return N8nApi.connect({ baseUrl, email, password, apiKey, webhookBaseUrl });
 }
 

@@ -22,7 +22,10 @@ export default async function globalSetup(): Promise<void> {
 		keepUserFolder: process.env.E2E_KEEP_N8N === '1',
 		// Debug logging makes the secret check meaningful (it is where request details would
 		// leak); E2E_N8N_LOG_LEVEL=info takes its cost out of throughput measurements.
-		env: { N8N_LOG_LEVEL: process.env.E2E_N8N_LOG_LEVEL ?? 'debug', GENERIC_TIMEZONE: 'America/Sao_Paulo' },
+		env: {
+			N8N_LOG_LEVEL: process.env.E2E_N8N_LOG_LEVEL ?? 'debug',
+			GENERIC_TIMEZONE: 'America/Sao_Paulo',
+		},
 	});
 	globalThis.n8nE2eInstance = n8n;
 
@@ -40,6 +43,10 @@ export default async function globalSetup(): Promise<void> {
 	const file = path.join(n8n.userFolder, 'e2e-connection.json');
 	writeFileSync(file, JSON.stringify(connection, null, '\t'));
 	process.env[CONNECTION_ENV] = file;
-	const phases = Object.entries(n8n.timings).map(([phase, ms]) => `${phase} ${(ms / 1000).toFixed(1)} s`);
-	console.log(`\nn8n ready at ${n8n.baseUrl} in ${((Date.now() - started) / 1000).toFixed(1)} s (${phases.join(', ')})`);
+	const phases = Object.entries(n8n.timings).map(
+		([phase, ms]) => `${phase} ${(ms / 1000).toFixed(1)} s`,
+	);
+	console.log(
+		`\nn8n ready at ${n8n.baseUrl} in ${((Date.now() - started) / 1000).toFixed(1)} s (${phases.join(', ')})`,
+	);
 }

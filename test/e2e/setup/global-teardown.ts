@@ -23,12 +23,15 @@ function storedFiles(connection: E2eConnection): string[] {
 }
 
 function leaks(connection: E2eConnection): string[] {
-	const secrets = [...new Set(readFileSync(connection.secretsFile, 'utf8').split('\n').filter(Boolean))];
+	const secrets = [
+		...new Set(readFileSync(connection.secretsFile, 'utf8').split('\n').filter(Boolean)),
+	];
 	const found: string[] = [];
 	for (const file of storedFiles(connection)) {
 		const content = readFileSync(file);
 		for (const secret of secrets) {
-			if (content.includes(secret)) found.push(`${path.basename(file)} contains a test secret (${secret.slice(0, 12)}…)`);
+			if (content.includes(secret))
+				found.push(`${path.basename(file)} contains a test secret (${secret.slice(0, 12)}…)`);
 		}
 	}
 	return found;
@@ -47,8 +50,14 @@ export default async function globalTeardown(): Promise<void> {
 	}
 
 	const leaked = leaks(connection);
-	const secretCount = readFileSync(connection.secretsFile, 'utf8').split('\n').filter(Boolean).length;
-	console.log(`\nSecret scan: ${secretCount} test secrets searched in ${storedFiles(connection).map((f) => path.basename(f)).join(', ')}: ${leaked.length} hits`);
+	const secretCount = readFileSync(connection.secretsFile, 'utf8')
+		.split('\n')
+		.filter(Boolean).length;
+	console.log(
+		`\nSecret scan: ${secretCount} test secrets searched in ${storedFiles(connection)
+			.map((f) => path.basename(f))
+			.join(', ')}: ${leaked.length} hits`,
+	);
 	if (leaked.length === 0 && process.env.E2E_KEEP_N8N !== '1') {
 		await rm(connection.userFolder, { recursive: true, force: true });
 	} else {

@@ -15,7 +15,9 @@ class SecretScanReporter {
 		const connectionFile = process.env.N8N_E2E_CONNECTION;
 		if (!connectionFile || !existsSync(connectionFile)) return [];
 		const { secretsFile } = JSON.parse(readFileSync(connectionFile, 'utf8'));
-		return existsSync(secretsFile) ? readFileSync(secretsFile, 'utf8').split('\n').filter(Boolean) : [];
+		return existsSync(secretsFile)
+			? readFileSync(secretsFile, 'utf8').split('\n').filter(Boolean)
+			: [];
 	}
 
 	onTestResult(_test, result) {
@@ -28,19 +30,24 @@ class SecretScanReporter {
 			...(result.console ?? []).map((entry) => entry.message),
 		].join('\n');
 		for (const secret of secrets) {
-			if (output.includes(secret)) this.hits.push(`${result.testFilePath} prints a test secret (${secret.slice(0, 12)}…)`);
+			if (output.includes(secret))
+				this.hits.push(`${result.testFilePath} prints a test secret (${secret.slice(0, 12)}…)`);
 		}
 	}
 
 	onRunComplete() {
 		if (this.scannedFiles > 0) {
-			console.log(`Secret scan of the test output: ${this.scannedFiles} files, ${this.hits.length} hits`);
+			console.log(
+				`Secret scan of the test output: ${this.scannedFiles} files, ${this.hits.length} hits`,
+			);
 			for (const hit of this.hits) console.log(`  ${hit}`);
 		}
 	}
 
 	getLastError() {
-		return this.hits.length > 0 ? new Error(`Test secrets in the test output:\n${this.hits.join('\n')}`) : undefined;
+		return this.hits.length > 0
+			? new Error(`Test secrets in the test output:\n${this.hits.join('\n')}`)
+			: undefined;
 	}
 }
 

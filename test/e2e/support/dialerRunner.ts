@@ -49,12 +49,20 @@ export class DialerRunner {
 	) {}
 
 	/** Connects to the run's n8n, starts a simulator with a distinctive token and makes a credential for it. */
-	static async start(options: { simulator?: SimulatorOptions; timezone?: string } = {}): Promise<DialerRunner> {
+	static async start(
+		options: { simulator?: SimulatorOptions; timezone?: string } = {},
+	): Promise<DialerRunner> {
 		const token = `e2e-dialer-token-${randomUUID()}`;
 		registerSecret(token);
 		const api = await connectN8n();
 		const sim = await startSimulator({ ...options.simulator, token });
-		const runner = new DialerRunner(api, sim, token, options.timezone ?? 'America/Sao_Paulo', undefined as never);
+		const runner = new DialerRunner(
+			api,
+			sim,
+			token,
+			options.timezone ?? 'America/Sao_Paulo',
+			undefined as never,
+		);
 		runner.credential = await runner.createCredential();
 		return runner;
 	}
@@ -70,7 +78,10 @@ export class DialerRunner {
 		});
 	}
 
-	dialerNode(parameters: Json, options: Pick<RunOptions, 'credential' | 'continueOnFail'> = {}): NodeSpec {
+	dialerNode(
+		parameters: Json,
+		options: Pick<RunOptions, 'credential' | 'continueOnFail'> = {},
+	): NodeSpec {
 		const used = options.credential ?? this.credential;
 		return {
 			name: 'Dialer',
@@ -84,10 +95,18 @@ export class DialerRunner {
 
 	async run(parameters: Json, options: RunOptions = {}): Promise<Run> {
 		this.sim.clearRequests();
-		const nodes = [...(options.items ? [splitItems] : []), this.dialerNode(parameters, options), ...(options.after ?? [])];
+		const nodes = [
+			...(options.items ? [splitItems] : []),
+			this.dialerNode(parameters, options),
+			...(options.after ?? []),
+		];
 		// Every execution is kept with its data, so the run's secret scan searches all of them.
 		const hook = await this.api.createWebhookWorkflow(nodes, {
-			settings: { timezone: this.timezone, saveDataSuccessExecution: 'all', saveDataErrorExecution: 'all' },
+			settings: {
+				timezone: this.timezone,
+				saveDataSuccessExecution: 'all',
+				saveDataErrorExecution: 'all',
+			},
 		});
 		try {
 			const answer = await hook.post<Json[] | Json>({ items: options.items ?? [] });
@@ -95,7 +114,9 @@ export class DialerRunner {
 			const result: Run = { status: answer.status, items, requests: [...this.sim.requests] };
 			if (answer.status >= 500) {
 				const [execution] = await this.api.waitForExecutions(hook.workflow.id, 1);
-				result.error = JSON.stringify((execution.data as { resultData?: { error?: unknown } }).resultData?.error);
+				result.error = JSON.stringify(
+					(execution.data as { resultData?: { error?: unknown } }).resultData?.error,
+				);
 			}
 			return result;
 		} finally {

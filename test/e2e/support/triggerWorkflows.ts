@@ -24,7 +24,11 @@ export interface Answer {
 }
 
 /** One raw POST; `headers` as an object, or as flat name/value pairs to repeat a header. */
-export async function post(url: string, body: string | Buffer, headers: Record<string, string> | string[]): Promise<Answer> {
+export async function post(
+	url: string,
+	body: string | Buffer,
+	headers: Record<string, string> | string[],
+): Promise<Answer> {
 	const started = performance.now();
 	const res = await request(url, { method: 'POST', headers, body });
 	const text = await res.body.text();
@@ -38,7 +42,11 @@ export async function post(url: string, body: string | Buffer, headers: Record<s
 }
 
 /** Runs `send` over every case with at most `concurrency` under way; answers in case order. */
-export async function inParallel<T, R>(cases: T[], concurrency: number, send: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function inParallel<T, R>(
+	cases: T[],
+	concurrency: number,
+	send: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
 	const results: R[] = new Array(cases.length);
 	let next = 0;
 	await Promise.all(
@@ -52,7 +60,11 @@ export async function inParallel<T, R>(cases: T[], concurrency: number, send: (i
 	return results;
 }
 
-export function event(evento: string, usuarioId: number, extra: Record<string, unknown> = {}): AgentEvent {
+export function event(
+	evento: string,
+	usuarioId: number,
+	extra: Record<string, unknown> = {},
+): AgentEvent {
 	const estado: Record<string, string> = {
 		'agente.login': 'online',
 		'agente.logout': 'offline',
@@ -62,13 +74,24 @@ export function event(evento: string, usuarioId: number, extra: Record<string, u
 		'agente.ringing': 'ringing',
 		'agente.online': 'online',
 	};
-	return { estado: estado[evento] ?? 'online', t: 1763800000, evento, usuario_id: usuarioId, ...extra };
+	return {
+		estado: estado[evento] ?? 'online',
+		t: 1763800000,
+		evento,
+		usuario_id: usuarioId,
+		...extra,
+	};
 }
 
 /** The items the trigger gave its execution. */
 export function triggerItems(execution: Execution): Array<Record<string, unknown>> {
 	const data = execution.data as {
-		resultData: { runData: Record<string, Array<{ data: { main: Array<Array<{ json: Record<string, unknown> }>> } }>> };
+		resultData: {
+			runData: Record<
+				string,
+				Array<{ data: { main: Array<Array<{ json: Record<string, unknown> }>> } }>
+			>;
+		};
 	};
 	return data.resultData.runData[TRIGGER][0].data.main[0].map((item) => item.json);
 }
@@ -159,7 +182,8 @@ export class TriggerWorkflows {
 		}
 		const expectExecutionCount = async (count: number) => {
 			const deadline = Date.now() + 60000;
-			const finished = async () => (await api.listExecutions(workflow.id)).filter((e) => e.stoppedAt);
+			const finished = async () =>
+				(await api.listExecutions(workflow.id)).filter((e) => e.stoppedAt);
 			while ((await finished()).length < count && Date.now() < deadline) await sleep(250);
 			await sleep(1000);
 			const all = await finished();
@@ -182,7 +206,8 @@ export class TriggerWorkflows {
 			await this.api.deactivateWorkflow(workflow.id).catch(() => undefined);
 			await this.api.deleteWorkflow(workflow.id).catch(() => undefined);
 		}
-		for (const credential of this.credentials) await this.api.deleteCredential(credential.id).catch(() => undefined);
+		for (const credential of this.credentials)
+			await this.api.deleteCredential(credential.id).catch(() => undefined);
 		await this.simulator.close();
 	}
 }

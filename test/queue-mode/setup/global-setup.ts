@@ -34,13 +34,21 @@ export default async function globalSetup(): Promise<void> {
 		webhookBaseUrl: stack.webhook.baseUrl,
 		secretsFile: path.join(mainFolder, 'e2e-secrets.txt'),
 		webhookLogFile: stack.webhook.process.logFile,
-		workers: stack.workers.map((w) => ({ name: w.name, pid: w.process.pid, logFile: w.process.logFile })),
+		workers: stack.workers.map((w) => ({
+			name: w.name,
+			pid: w.process.pid,
+			logFile: w.process.logFile,
+		})),
 	};
 	globalThis.queueModeRun = { stack, connection };
 	writeFileSync(connection.secretsFile, '');
 	const file = path.join(mainFolder, 'e2e-connection.json');
 	writeFileSync(file, JSON.stringify(connection, null, '\t'));
 	process.env[CONNECTION_ENV] = file;
-	const phases = Object.entries(stack.timings).map(([phase, ms]) => `${phase} ${(ms / 1000).toFixed(1)} s`);
-	console.log(`\nn8n queue mode ready in ${((Date.now() - started) / 1000).toFixed(1)} s (${phases.join(', ')})`);
+	const phases = Object.entries(stack.timings).map(
+		([phase, ms]) => `${phase} ${(ms / 1000).toFixed(1)} s`,
+	);
+	console.log(
+		`\nn8n queue mode ready in ${((Date.now() - started) / 1000).toFixed(1)} s (${phases.join(', ')})`,
+	);
 }

@@ -109,13 +109,23 @@ export function fakeExecuteFunctions(options: FakeContextOptions) {
 		continueOnFail: () => options.continueOnFail ?? false,
 		getExecutionCancelSignal: () => options.cancelSignal,
 		getCredentials: async () => options.credentials ?? TEST_CREDENTIALS,
-		getNodeParameter(name: string, itemIndex: number, fallback?: unknown, settings?: { extractValue?: boolean }) {
+		getNodeParameter(
+			name: string,
+			itemIndex: number,
+			fallback?: unknown,
+			settings?: { extractValue?: boolean },
+		) {
 			let value = lookup(options.parameters, name, itemIndex);
 			if (value === undefined) {
 				if (arguments.length >= 3) return fallback;
 				throw new Error(`Could not get parameter "${name}"`);
 			}
-			if (settings?.extractValue && typeof value === 'object' && value !== null && '__rl' in value) {
+			if (
+				settings?.extractValue &&
+				typeof value === 'object' &&
+				value !== null &&
+				'__rl' in value
+			) {
 				value = (value as unknown as { value: unknown }).value;
 			}
 			return value;
@@ -143,8 +153,16 @@ export function fakeExecuteFunctions(options: FakeContextOptions) {
 					body: request.encoding === 'stream' ? inChunks(body, response.breaksOff) : body,
 				};
 			},
-			async prepareBinaryData(data: Buffer, fileName?: string, mimeType?: string): Promise<IBinaryData> {
-				return { data: data.toString('base64'), fileName, mimeType: mimeType ?? 'application/octet-stream' };
+			async prepareBinaryData(
+				data: Buffer,
+				fileName?: string,
+				mimeType?: string,
+			): Promise<IBinaryData> {
+				return {
+					data: data.toString('base64'),
+					fileName,
+					mimeType: mimeType ?? 'application/octet-stream',
+				};
 			},
 		},
 	};

@@ -6,7 +6,8 @@ import { DialerTrigger } from '../../../nodes/DialerTrigger/DialerTrigger.node';
 
 const node = new DialerTrigger();
 const { description } = node;
-const property = (name: string) => description.properties.find((p) => p.name === name) as INodeProperties;
+const property = (name: string) =>
+	description.properties.find((p) => p.name === name) as INodeProperties;
 
 describe('what users see of the Dialer Trigger', () => {
 	it('is a trigger with no input, one output and the Dialer API credential', () => {
@@ -39,7 +40,9 @@ describe('what users see of the Dialer Trigger', () => {
 
 	it('requires choosing events and offers an agent filter', () => {
 		expect(property('events')).toMatchObject({ type: 'multiOptions', required: true, default: [] });
-		expect(property('options').options).toEqual([expect.objectContaining({ name: 'agentIds', type: 'string' })]);
+		expect(property('options').options).toEqual([
+			expect.objectContaining({ name: 'agentIds', type: 'string' }),
+		]);
 	});
 
 	it('registers nothing with the dialer: the URL is pasted by hand', async () => {
@@ -52,15 +55,22 @@ describe('what users see of the Dialer Trigger', () => {
 
 	it('ships a codex file naming this node type and its documentation', () => {
 		const codex = JSON.parse(
-			readFileSync(path.join(__dirname, '../../../nodes/DialerTrigger/DialerTrigger.node.json'), 'utf8'),
+			readFileSync(
+				path.join(__dirname, '../../../nodes/DialerTrigger/DialerTrigger.node.json'),
+				'utf8',
+			),
 		);
 		expect(codex).toMatchObject({
 			node: 'n8n-nodes-dialer.dialerTrigger',
 			codexVersion: '1.0',
 			categories: expect.arrayContaining(['Communication']),
 			resources: {
-				primaryDocumentation: [{ url: 'https://github.com/n8n-nodes-dialer/n8n-nodes-dialer#dialer-trigger' }],
-				credentialDocumentation: [{ url: 'https://github.com/n8n-nodes-dialer/n8n-nodes-dialer#dialer-trigger' }],
+				primaryDocumentation: [
+					{ url: 'https://github.com/n8n-nodes-dialer/n8n-nodes-dialer#dialer-trigger' },
+				],
+				credentialDocumentation: [
+					{ url: 'https://github.com/n8n-nodes-dialer/n8n-nodes-dialer#dialer-trigger' },
+				],
 			},
 		});
 	});

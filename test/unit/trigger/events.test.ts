@@ -1,4 +1,9 @@
-import { AGENT_EVENTS, checkPayload, isKnownEventCode, parseAgentIds } from '../../../nodes/DialerTrigger/events';
+import {
+	AGENT_EVENTS,
+	checkPayload,
+	isKnownEventCode,
+	parseAgentIds,
+} from '../../../nodes/DialerTrigger/events';
 
 const valid = { estado: 'online', t: 1763800000, evento: 'agente.login', usuario_id: 42 };
 
@@ -28,7 +33,13 @@ describe('the event list users pick from', () => {
 
 describe('a delivery is a dialer agent event only when', () => {
 	it('accepts the four required fields with the contract types, and keeps any extra fields', () => {
-		const body = { ...valid, evento: 'agente.pause_in', pausa_id: 7, udate: 1763799700, extra: 'x' };
+		const body = {
+			...valid,
+			evento: 'agente.pause_in',
+			pausa_id: 7,
+			udate: 1763799700,
+			extra: 'x',
+		};
 		expect(checkPayload(body)).toEqual({ valid: true, payload: body });
 	});
 

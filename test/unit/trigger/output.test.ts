@@ -4,7 +4,12 @@ import type { AgentEventPayload } from '../../../nodes/DialerTrigger/events';
 import { buildEventItem } from '../../../nodes/DialerTrigger/output';
 
 const receivedAt = DateTime.fromISO('2025-11-22T08:26:41.250Z');
-const login: AgentEventPayload = { estado: 'online', t: 1763800000, evento: 'agente.login', usuario_id: 42 };
+const login: AgentEventPayload = {
+	estado: 'online',
+	t: 1763800000,
+	evento: 'agente.login',
+	usuario_id: 42,
+};
 
 describe('the item a workflow receives', () => {
 	it('adds readable fields and keeps every original field unchanged', () => {
@@ -67,15 +72,25 @@ describe('the item a workflow receives', () => {
 			maxDurationSeconds: null,
 			minDurationSeconds: null,
 		});
-		expect(buildEventItem({ ...pause, pausa_id: undefined, udate: 'soon' }, 'UTC', receivedAt)).toMatchObject({
+		expect(
+			buildEventItem({ ...pause, pausa_id: undefined, udate: 'soon' }, 'UTC', receivedAt),
+		).toMatchObject({
 			pauseId: null,
 			pauseStartedAt: null,
 		});
 	});
 
 	it('gives a busy agent the time the call started', () => {
-		const busy: AgentEventPayload = { estado: 'busy', t: 1763800000, evento: 'agente.busy', usuario_id: 42, udate: 1763799700 };
-		expect(buildEventItem(busy, 'Asia/Kolkata', receivedAt).callStartedAt).toBe('2025-11-22T13:51:40.000+05:30');
+		const busy: AgentEventPayload = {
+			estado: 'busy',
+			t: 1763800000,
+			evento: 'agente.busy',
+			usuario_id: 42,
+			udate: 1763799700,
+		};
+		expect(buildEventItem(busy, 'Asia/Kolkata', receivedAt).callStartedAt).toBe(
+			'2025-11-22T13:51:40.000+05:30',
+		);
 	});
 
 	it('adds pause fields only to pauses', () => {

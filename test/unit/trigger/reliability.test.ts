@@ -7,7 +7,13 @@ import type * as NodeCrypto from 'node:crypto';
 
 import { summarize } from '../../../bench/lib/stats';
 import { digestSecret, headerMatchesSecret } from '../../../nodes/DialerTrigger/verification';
-import { asReceived, eventJson, eventLike, isAgentEvent, junk } from '../../support/generatedDeliveries';
+import {
+	asReceived,
+	eventJson,
+	eventLike,
+	isAgentEvent,
+	junk,
+} from '../../support/generatedDeliveries';
 import { ALL_EVENTS, fakeWebhookFunctions, login, startedItems } from '../support/webhookFunctions';
 
 // The same module object the node's code gets: spies on it see the node's own calls.
@@ -38,47 +44,72 @@ describe('any body with the right secret (property-based)', () => {
 		fc.oneof(eventJson, fc.string()).map((text) => Buffer.from(text)),
 		fc.uint8Array().map((bytes) => Buffer.from(bytes)),
 		fc.array(eventLike, { maxLength: 3 }),
-		fc.constantFrom<unknown>(undefined, null, '', {}, [], Buffer.alloc(0), JSON.parse('{"__proto__":{"evento":"agente.login"}}')),
+		fc.constantFrom<unknown>(
+			undefined,
+			null,
+			'',
+			{},
+			[],
+			Buffer.alloc(0),
+			JSON.parse('{"__proto__":{"evento":"agente.login"}}'),
+		),
 	);
-	const agentIds = fc.oneof(fc.constant<number[]>([]), fc.uniqueArray(fc.nat({ max: 5 }), { minLength: 1, maxLength: 4 }));
+	const agentIds = fc.oneof(
+		fc.constant<number[]>([]),
+		fc.uniqueArray(fc.nat({ max: 5 }), { minLength: 1, maxLength: 4 }),
+	);
 
 	it('never throws, answers every delivery once, and starts the workflow only for a valid, selected event with its fields unchanged', async () => {
 		const tally = { tried: 0, started: 0, ignored: 0, refused: 0 };
 		await fc.assert(
-			fc.asyncProperty(anyBody, fc.subarray([...ALL_EVENTS]), agentIds, async (body, events, agents) => {
-				const options = { agentIds: agents.join(', ') };
-				const { call, written, writeCount } = fakeWebhookFunctions({ body, events, options, credentialId: 'cred-bodies' });
-				const fieldsBefore = typeof body === 'object' && body !== null ? Object.entries(body) : [];
-				const unchanged = (fields: Array<[string, unknown]>) =>
-					fields.length === fieldsBefore.length &&
-					fields.every(([key, value], i) => key === fieldsBefore[i][0] && Object.is(value, fieldsBefore[i][1]));
-				const result = await call();
-				tally.tried += 1;
+			fc.asyncProperty(
+				anyBody,
+				fc.subarray([...ALL_EVENTS]),
+				agentIds,
+				async (body, events, agents) => {
+					const options = { agentIds: agents.join(', ') };
+					const { call, written, writeCount } = fakeWebhookFunctions({
+						body,
+						events,
+						options,
+						credentialId: 'cred-bodies',
+					});
+					const fieldsBefore =
+						typeof body === 'object' && body !== null ? Object.entries(body) : [];
+					const unchanged = (fields: Array<[string, unknown]>) =>
+						fields.length === fieldsBefore.length &&
+						fields.every(
+							([key, value], i) =>
+								key === fieldsBefore[i][0] && Object.is(value, fieldsBefore[i][1]),
+						);
+					const result = await call();
+					tally.tried += 1;
 
-				const valid = isAgentEvent(body);
-				const wanted =
-					valid &&
-					events.includes(body.evento as string) &&
-					(agents.length === 0 || agents.includes(body.usuario_id as number));
-				expectOneJsonAnswer(written, writeCount, [valid ? 200 : 400]);
-				expect(result.noWebhookResponse).toBe(true);
-				if (!wanted) {
-					expect(result.workflowData).toBeUndefined();
-					tally[valid ? 'ignored' : 'refused'] += 1;
-					return;
-				}
-				tally.started += 1;
-				const [item, ...more] = startedItems(result);
-				expect(more).toEqual([]);
-				// every field as sent, the very same value; and the body itself left as it was
-				expect(unchanged(Object.entries(body))).toBe(true);
-				expect(unchanged(Object.keys(body).map((key) => [key, item[key]]))).toBe(true);
-				// the readable names, unless the delivery has fields of that name (they win)
-				const readable = { event: 'evento', state: 'estado', agentId: 'usuario_id' };
-				for (const [name, source] of Object.entries(readable)) {
-					if (!Object.hasOwn(body, name)) expect(item[name]).toBe(body[source]);
-				}
-			}),
+					const valid = isAgentEvent(body);
+					const wanted =
+						valid &&
+						events.includes(body.evento as string) &&
+						(agents.length === 0 || agents.includes(body.usuario_id as number));
+					expectOneJsonAnswer(written, writeCount, [valid ? 200 : 400]);
+					expect(result.noWebhookResponse).toBe(true);
+					if (!wanted) {
+						expect(result.workflowData).toBeUndefined();
+						tally[valid ? 'ignored' : 'refused'] += 1;
+						return;
+					}
+					tally.started += 1;
+					const [item, ...more] = startedItems(result);
+					expect(more).toEqual([]);
+					// every field as sent, the very same value; and the body itself left as it was
+					expect(unchanged(Object.entries(body))).toBe(true);
+					expect(unchanged(Object.keys(body).map((key) => [key, item[key]]))).toBe(true);
+					// the readable names, unless the delivery has fields of that name (they win)
+					const readable = { event: 'evento', state: 'estado', agentId: 'usuario_id' };
+					for (const [name, source] of Object.entries(readable)) {
+						if (!Object.hasOwn(body, name)) expect(item[name]).toBe(body[source]);
+					}
+				},
+			),
 			{ numRuns: 10_000 },
 		);
 		console.log(
@@ -100,7 +131,20 @@ describe('any wrong X-Webhook-Secret (property-based)', () => {
 		)
 		.filter((secret) => secret.trim() !== '');
 
-	const pad = fc.constantFrom('\0', ' ', '\t', '\u00a0', '\u000b', '\u000c', '\ufeff', '\u2028', '\u0085', '\r\n', 'x', '\u00ff');
+	const pad = fc.constantFrom(
+		'\0',
+		' ',
+		'\t',
+		'\u00a0',
+		'\u000b',
+		'\u000c',
+		'\ufeff',
+		'\u2028',
+		'\u0085',
+		'\r\n',
+		'x',
+		'\u00ff',
+	);
 	const flipCase = (text: string, at: number) =>
 		text.slice(0, at) +
 		(text[at] === text[at].toUpperCase() ? text[at].toLowerCase() : text[at].toUpperCase()) +
@@ -115,7 +159,9 @@ describe('any wrong X-Webhook-Secret (property-based)', () => {
 	const wrongHeader = (secret: string): fc.Arbitrary<Case> =>
 		fc.oneof(
 			fc.string({ unit: 'binary' }).map((other) => make('wrong', asReceived(other))),
-			fc.constantFrom<unknown>(undefined, null, '', ' ', 0, {}).map((none) => make('missing', none)),
+			fc
+				.constantFrom<unknown>(undefined, null, '', ' ', 0, {})
+				.map((none) => make('missing', none)),
 			fc.nat().map((cut) => make('truncated', asReceived(secret.slice(0, cut % secret.length)))),
 			fc.nat().map((cut) => make('truncated', asReceived(secret.slice(1 + (cut % secret.length))))),
 			fc
@@ -126,7 +172,10 @@ describe('any wrong X-Webhook-Secret (property-based)', () => {
 					return make('padded', asReceived(padded));
 				}),
 			fc
-				.constantFrom((text: string) => text.toUpperCase(), (text: string) => text.toLowerCase())
+				.constantFrom(
+					(text: string) => text.toUpperCase(),
+					(text: string) => text.toLowerCase(),
+				)
 				.map((change) => make('case', asReceived(change(secret)))),
 			fc.nat().map((at) => make('case', asReceived(flipCase(secret, at % secret.length)))),
 			fc
@@ -139,10 +188,23 @@ describe('any wrong X-Webhook-Secret (property-based)', () => {
 			// multi-byte: the secret as a JS string rather than the bytes on the wire, one character
 			// swapped for an accented one, or the wire form encoded twice
 			fc.constant(make('multi-byte', secret)),
-			fc.nat().map((at) => make('multi-byte', asReceived(secret.slice(0, at % secret.length) + 'é' + secret.slice((at % secret.length) + 1)))),
+			fc
+				.nat()
+				.map((at) =>
+					make(
+						'multi-byte',
+						asReceived(
+							secret.slice(0, at % secret.length) + 'é' + secret.slice((at % secret.length) + 1),
+						),
+					),
+				),
 			fc.constant(make('multi-byte', asReceived(asReceived(secret)))),
 			fc
-				.constantFrom((right: string) => [right], (right: string) => [right, right], (right: string) => ['guess', right])
+				.constantFrom(
+					(right: string) => [right],
+					(right: string) => [right, right],
+					(right: string) => ['guess', right],
+				)
 				.map((list) => make('array', list(asReceived(secret)))),
 		);
 
@@ -267,7 +329,11 @@ describe('the secret comparison takes the same path whatever the header holds', 
 	});
 
 	it('prints how long a first-byte and a last-byte mismatch take (a measurement, not a check)', () => {
-		const variants = { 'right secret': SECRET, 'first byte differs': firstByteWrong, 'last byte differs': lastByteWrong };
+		const variants = {
+			'right secret': SECRET,
+			'first byte differs': firstByteWrong,
+			'last byte differs': lastByteWrong,
+		};
 		const names = Object.keys(variants) as Array<keyof typeof variants>;
 		const perCallNs: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
 		const calls = 1_000;
@@ -281,7 +347,9 @@ describe('the secret comparison takes the same path whatever the header holds', 
 				perCallNs[name].push(Number(process.hrtime.bigint() - started) / calls);
 			}
 		}
-		const medians = Object.fromEntries(names.map((name) => [name, summarize(perCallNs[name]).median]));
+		const medians = Object.fromEntries(
+			names.map((name) => [name, summarize(perCallNs[name]).median]),
+		);
 		const lines = names.map((name) => {
 			const { median, min, max } = summarize(perCallNs[name]);
 			return `${name.padEnd(20)} ${median.toFixed(0).padStart(6)} ns  (min ${min.toFixed(0)}, max ${max.toFixed(0)})`;

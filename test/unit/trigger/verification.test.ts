@@ -19,7 +19,12 @@ describe('the X-Webhook-Secret check', () => {
 
 	it('accepts a secret ending in "à", whose last UTF-8 byte Node reads as a no-break space', () => {
 		const secret = 'senha-já-à';
-		expect(headerMatchesSecret(Buffer.from(secret, 'utf8').toString('latin1'), digestSecret(secret) as Buffer)).toBe(true);
+		expect(
+			headerMatchesSecret(
+				Buffer.from(secret, 'utf8').toString('latin1'),
+				digestSecret(secret) as Buffer,
+			),
+		).toBe(true);
 	});
 
 	it('accepts a secret with accents, sent as UTF-8 bytes (which Node reads as latin1)', () => {
@@ -34,7 +39,10 @@ describe('the X-Webhook-Secret check', () => {
 		['a shorter secret', SECRET.slice(0, -1)],
 		['a longer secret', `${SECRET}x`],
 		['the secret in another case', SECRET.toUpperCase()],
-		['the secret with spaces around it (HTTP removes them before n8n sees the header)', `  ${SECRET} `],
+		[
+			'the secret with spaces around it (HTTP removes them before n8n sees the header)',
+			`  ${SECRET} `,
+		],
 		['the secret followed by a byte that reads as a no-break space', `${SECRET}\u00a0`],
 		['the secret followed by a vertical tab', `${SECRET}\u000b`],
 		['an empty header', ''],
@@ -49,12 +57,13 @@ describe('the X-Webhook-Secret check', () => {
 		expect(digestSecret('x'.repeat(10_000))).toHaveLength(32);
 	});
 
-	it.each([['', ''], ['blank', '   '], ['not a string', undefined]])(
-		'treats a %s credential value as "no secret configured"',
-		(_label, value) => {
-			expect(digestSecret(value)).toBeNull();
-		},
-	);
+	it.each([
+		['', ''],
+		['blank', '   '],
+		['not a string', undefined],
+	])('treats a %s credential value as "no secret configured"', (_label, value) => {
+		expect(digestSecret(value)).toBeNull();
+	});
 });
 
 describe('remembering the secret between deliveries', () => {
@@ -84,7 +93,9 @@ describe('remembering the secret between deliveries', () => {
 
 	it('lets concurrent first deliveries share one credential read', async () => {
 		const cache = newCache();
-		const results = await Promise.all(Array.from({ length: 20 }, () => cache.verify('cred-1', SECRET, load)));
+		const results = await Promise.all(
+			Array.from({ length: 20 }, () => cache.verify('cred-1', SECRET, load)),
+		);
 		expect(results.every(Boolean)).toBe(true);
 		expect(reads).toBe(1);
 	});

@@ -22,7 +22,9 @@ describe('a delivery with the right secret and a selected event', () => {
 
 	it('stamps the time it was received, in the workflow timezone', async () => {
 		const before = Date.now();
-		const [item] = startedItems(await fakeWebhookFunctions({ body: login, timezone: 'Asia/Kolkata' }).call());
+		const [item] = startedItems(
+			await fakeWebhookFunctions({ body: login, timezone: 'Asia/Kolkata' }).call(),
+		);
 		const receivedAt = item.receivedAt as string;
 		expect(receivedAt).toMatch(/\+05:30$/);
 		expect(Date.parse(receivedAt)).toBeGreaterThanOrEqual(before);
@@ -39,7 +41,10 @@ describe('the secret', () => {
 	])('answers 401 to %s and starts nothing, without reading the body', async (_label, headers) => {
 		const { call, written, getBodyData } = fakeWebhookFunctions({ body: login, headers });
 		const result = await call();
-		expect(written).toEqual({ status: 401, body: { error: 'Missing or wrong X-Webhook-Secret header' } });
+		expect(written).toEqual({
+			status: 401,
+			body: { error: 'Missing or wrong X-Webhook-Secret header' },
+		});
 		expect(result).toEqual({ noWebhookResponse: true });
 		expect(getBodyData).not.toHaveBeenCalled();
 	});
@@ -55,7 +60,11 @@ describe('the secret', () => {
 	});
 
 	it('is not required when the credential has none: any delivery is accepted', async () => {
-		const { call, written } = fakeWebhookFunctions({ body: login, secret: '', headers: { 'x-webhook-secret': undefined } });
+		const { call, written } = fakeWebhookFunctions({
+			body: login,
+			secret: '',
+			headers: { 'x-webhook-secret': undefined },
+		});
 		const result = await call();
 		expect(written.status).toBe(200);
 		expect(startedItems(result)).toHaveLength(1);
@@ -63,9 +72,14 @@ describe('the secret', () => {
 
 	it('is read from the credential once, not on every delivery', async () => {
 		const credentialId = 'cred-shared';
-		const calls = Array.from({ length: 30 }, () => fakeWebhookFunctions({ body: login, credentialId }));
+		const calls = Array.from({ length: 30 }, () =>
+			fakeWebhookFunctions({ body: login, credentialId }),
+		);
 		for (const { call } of calls) await call();
-		const reads = calls.reduce((sum, { getCredentials }) => sum + getCredentials.mock.calls.length, 0);
+		const reads = calls.reduce(
+			(sum, { getCredentials }) => sum + getCredentials.mock.calls.length,
+			0,
+		);
 		expect(reads).toBe(1);
 	});
 });
@@ -91,22 +105,33 @@ describe('malformed deliveries', () => {
 
 describe('deliveries this workflow does not want', () => {
 	it('acknowledges an unknown evento with 200 and ignores it, so new server events break nothing', async () => {
-		const { call, written } = fakeWebhookFunctions({ body: { ...login, evento: 'agente.transfer' } });
+		const { call, written } = fakeWebhookFunctions({
+			body: { ...login, evento: 'agente.transfer' },
+		});
 		const result = await call();
 		expect(written).toEqual({ status: 200, body: { received: true, ignored: 'unknown event' } });
 		expect(result).toEqual({ noWebhookResponse: true });
 	});
 
 	it('acknowledges an event that is not selected and starts nothing', async () => {
-		const { call, written } = fakeWebhookFunctions({ body: login, events: ['agente.pause_in', 'agente.pause_out'] });
+		const { call, written } = fakeWebhookFunctions({
+			body: login,
+			events: ['agente.pause_in', 'agente.pause_out'],
+		});
 		expect(await call()).toEqual({ noWebhookResponse: true });
-		expect(written).toEqual({ status: 200, body: { received: true, ignored: 'event not selected' } });
+		expect(written).toEqual({
+			status: 200,
+			body: { received: true, ignored: 'event not selected' },
+		});
 	});
 
 	it('acknowledges an agent that is not selected and starts nothing', async () => {
 		const { call, written } = fakeWebhookFunctions({ body: login, options: { agentIds: '7, 8' } });
 		expect(await call()).toEqual({ noWebhookResponse: true });
-		expect(written).toEqual({ status: 200, body: { received: true, ignored: 'agent not selected' } });
+		expect(written).toEqual({
+			status: 200,
+			body: { received: true, ignored: 'agent not selected' },
+		});
 	});
 
 	it('starts the workflow for a selected agent', async () => {
@@ -125,7 +150,9 @@ describe('deliveries this workflow does not want', () => {
 describe('the cost of one delivery', () => {
 	it('is a fraction of a millisecond of node work once the secret is cached', async () => {
 		const credentialId = 'cred-cost';
-		const deliveries = Array.from({ length: 2000 }, (_, seq) => fakeWebhookFunctions({ body: { ...login, seq }, credentialId }));
+		const deliveries = Array.from({ length: 2000 }, (_, seq) =>
+			fakeWebhookFunctions({ body: { ...login, seq }, credentialId }),
+		);
 		await deliveries[0].call();
 		const started = performance.now();
 		for (const { call } of deliveries.slice(1)) await call();

@@ -6,7 +6,10 @@ import { recordOf } from '../../helpers/rows';
 import { dialerApiRequest, type ApiOperation } from '../../transport';
 
 /** Log out and end pause take the same fields (`user`, `ip`) and differ only in the API operation. */
-export function agentCommandDescription(operation: string, agentDescription: string): INodeProperties[] {
+export function agentCommandDescription(
+	operation: string,
+	agentDescription: string,
+): INodeProperties[] {
 	return updateDisplayOptions({ show: { resource: ['agent'], operation: [operation] } }, [
 		{
 			displayName: 'Agent Login',
@@ -30,7 +33,8 @@ export function agentCommandDescription(operation: string, agentDescription: str
 					type: 'string',
 					default: '',
 					placeholder: 'e.g. 10.0.0.15',
-					description: "IP address of the agent's workstation, for servers that ask for it (sent as ip)",
+					description:
+						"IP address of the agent's workstation, for servers that ask for it (sent as ip)",
 				},
 			],
 		},
@@ -42,8 +46,17 @@ export async function runAgentCommand(
 	itemIndex: number,
 	apiOperation: Extract<ApiOperation, 'logout' | 'pauseout'>,
 ): Promise<INodeExecutionData[]> {
-	const agent = requireText(this.getNodeParameter('agent', itemIndex), 'Agent Login', 'maria.souza');
+	const agent = requireText(
+		this.getNodeParameter('agent', itemIndex),
+		'Agent Login',
+		'maria.souza',
+	);
 	const { ip } = this.getNodeParameter('additionalFields', itemIndex, {}) as { ip?: string };
-	const payload = await dialerApiRequest.call(this, apiOperation, { user: agent, ip: ip?.trim() }, itemIndex);
+	const payload = await dialerApiRequest.call(
+		this,
+		apiOperation,
+		{ user: agent, ip: ip?.trim() },
+		itemIndex,
+	);
 	return [{ json: { success: true, agent, ...recordOf(payload) } }];
 }

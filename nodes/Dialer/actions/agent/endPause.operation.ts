@@ -7,6 +7,9 @@ export const description = agentCommandDescription(
 	'Login of the paused agent to make available again (sent as user). Fails if the agent is not in a pause.',
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	return await runAgentCommand.call(this, itemIndex, 'pauseout');
 }

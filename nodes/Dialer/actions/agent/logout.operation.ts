@@ -7,6 +7,9 @@ export const description = agentCommandDescription(
 	'Login of the agent to log out of the dialer, as shown in the console (sent as user). The agent stops receiving calls.',
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	return await runAgentCommand.call(this, itemIndex, 'logout');
 }

@@ -17,9 +17,15 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['audio'], operation: ['deactivate'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['audio'], operation: ['deactivate'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const id = requireId(this.getNodeParameter('audioId', itemIndex), 'Audio ID');
 	const result = recordOf(await dialerApiRequest.call(this, 'desativarAudio', { id }, itemIndex));
 	return [{ json: { success: true, id, ...result } }];

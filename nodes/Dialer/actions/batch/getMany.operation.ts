@@ -16,16 +16,26 @@ const properties: INodeProperties[] = [
 		options: [
 			{
 				...filterProperties.queue,
-				description: 'Only batches of this queue, by numeric ID or exact description (sent as fila). Without it, all active batches.',
+				description:
+					'Only batches of this queue, by numeric ID or exact description (sent as fila). Without it, all active batches.',
 			},
 		],
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['batch'], operation: ['getMany'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['batch'], operation: ['getMany'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const fields = readFilters.call(this, itemIndex, { queue: 'fila' });
-	const batches = rowsOf(await dialerApiRequest.call(this, 'getLotesAtivos', fields, itemIndex), 'lotes');
+	const batches = rowsOf(
+		await dialerApiRequest.call(this, 'getLotesAtivos', fields, itemIndex),
+		'lotes',
+	);
 	return applyLimit.call(this, itemIndex, batches).map((json) => ({ json }));
 }

@@ -11,7 +11,8 @@ const properties: INodeProperties[] = [
 		displayName: 'Batch',
 		name: 'batch',
 		required: true,
-		description: 'Batch of prospects to move, from the list of active batches, or by ID or name (sent as lote)',
+		description:
+			'Batch of prospects to move, from the list of active batches, or by ID or name (sent as lote)',
 	}),
 	{
 		displayName: 'Target Queue (ID or Name)',
@@ -20,13 +21,20 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. 12 or Fila Ativa Cobrança',
-		description: 'Queue that will dial the batch from now on, by numeric ID or exact description (sent as fila)',
+		description:
+			'Queue that will dial the batch from now on, by numeric ID or exact description (sent as fila)',
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['batch'], operation: ['moveToQueue'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['batch'], operation: ['moveToQueue'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const fields = {
 		lote: requireText(readPicked.call(this, 'batch', itemIndex), 'Batch', '42 or Lote Novembro'),
 		fila: requireText(this.getNodeParameter('queue', itemIndex), 'Target Queue (ID or Name)', '12'),

@@ -15,7 +15,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get Active',
 				value: 'getActive',
-				description: 'Get the call in progress on an extension: number, prospect, queue, batch and call ID',
+				description:
+					'Get the call in progress on an extension: number, prospect, queue, batch and call ID',
 				action: 'Get the active call of an extension',
 			},
 		],

@@ -17,14 +17,24 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['call'], operation: ['getActive'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['call'], operation: ['getActive'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const extension = requireText(this.getNodeParameter('extension', itemIndex), 'Extension', '1001');
-	const call = recordOf(await dialerApiRequest.call(this, 'getLigacaoAtivaByRamal', { ramal: extension }, itemIndex));
+	const call = recordOf(
+		await dialerApiRequest.call(this, 'getLigacaoAtivaByRamal', { ramal: extension }, itemIndex),
+	);
 	// An idle extension is an answer, not a failure: say so in the item.
 	if (Object.keys(call).length === 0) {
-		return [{ json: { extension, active: false, message: `No active call on extension ${extension}` } }];
+		return [
+			{ json: { extension, active: false, message: `No active call on extension ${extension}` } },
+		];
 	}
 	return [{ json: { extension, active: true, ...call } }];
 }

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { requireText } from '../../helpers/ids';
@@ -18,28 +23,113 @@ interface NumberField {
 
 /** Required whole-number settings of a queue. */
 const REQUIRED_NUMBERS: NumberField[] = [
-	{ name: 'maxOverdial', apiField: 'max_overdial', displayName: 'Max Overdial', description: 'Maximum overdial of the queue', minValue: 0 },
-	{ name: 'channels', apiField: 'num_canais', displayName: 'Channels', description: 'Maximum number of simultaneous channels the queue may use', minValue: 1 },
+	{
+		name: 'maxOverdial',
+		apiField: 'max_overdial',
+		displayName: 'Max Overdial',
+		description: 'Maximum overdial of the queue',
+		minValue: 0,
+	},
+	{
+		name: 'channels',
+		apiField: 'num_canais',
+		displayName: 'Channels',
+		description: 'Maximum number of simultaneous channels the queue may use',
+		minValue: 1,
+	},
 ];
 
 /** Optional whole-number settings; the server applies its default when one is not sent. */
 const OPTIONAL_NUMBERS: NumberField[] = [
-	{ name: 'maxHandlingMinutes', apiField: 'tempo_max_atendimento', displayName: 'Max Handling Time (Minutes)', description: 'Maximum call handling time in minutes', minValue: 0, serverDefault: 10 },
-	{ name: 'queueSize', apiField: 'tamanho_fila', displayName: 'Queue Size', description: 'Size of the queue', minValue: 1, serverDefault: 1 },
-	{ name: 'maxAgentRingSeconds', apiField: 'tempo_max_tocando_agente', displayName: 'Max Ringing at Agent (Seconds)', description: "Maximum time a call rings at the agent's phone, in seconds", minValue: 0, serverDefault: 0 },
-	{ name: 'maxQueueWaitSeconds', apiField: 'tempo_max_fila_espera', displayName: 'Max Wait in Queue (Seconds)', description: 'Maximum time a call waits in the queue, in seconds', minValue: 0, serverDefault: 1 },
-	{ name: 'averageRingSeconds', apiField: 'tempo_medio_ring', displayName: 'Average Ring Time (Seconds)', description: 'Average ring time in seconds, used to pace dialing', minValue: 0 },
-	{ name: 'averageHandlingSeconds', apiField: 'tempo_medio_atendimento', displayName: 'Average Handling Time (Seconds)', description: 'Average handling time in seconds', minValue: 0 },
-	{ name: 'averageAfterCallSeconds', apiField: 'tempo_medio_pos_atendimento', displayName: 'Average After-Call Time (Seconds)', description: 'Average after-call work time in seconds', minValue: 0 },
-	{ name: 'maxScheduleDays', apiField: 'max_dias_agendamento', displayName: 'Max Days Ahead for Schedules', description: 'How many days ahead a callback may be scheduled', minValue: 0 },
-	{ name: 'maxAgentSchedulesPerDay', apiField: 'max_ag_espec_dia_agente', displayName: 'Max Agent Schedules per Day', description: 'Maximum agent-specific schedules per day for each agent', minValue: 0 },
-	{ name: 'maxAgentSchedules', apiField: 'max_ag_espec_agente', displayName: 'Max Agent Schedules', description: 'Maximum agent-specific schedules for each agent', minValue: 0 },
-	{ name: 'dialSeconds', apiField: 'tempo_dial', displayName: 'Dial Time (Seconds)', description: 'Dialing time in seconds', minValue: 0 },
+	{
+		name: 'maxHandlingMinutes',
+		apiField: 'tempo_max_atendimento',
+		displayName: 'Max Handling Time (Minutes)',
+		description: 'Maximum call handling time in minutes',
+		minValue: 0,
+		serverDefault: 10,
+	},
+	{
+		name: 'queueSize',
+		apiField: 'tamanho_fila',
+		displayName: 'Queue Size',
+		description: 'Size of the queue',
+		minValue: 1,
+		serverDefault: 1,
+	},
+	{
+		name: 'maxAgentRingSeconds',
+		apiField: 'tempo_max_tocando_agente',
+		displayName: 'Max Ringing at Agent (Seconds)',
+		description: "Maximum time a call rings at the agent's phone, in seconds",
+		minValue: 0,
+		serverDefault: 0,
+	},
+	{
+		name: 'maxQueueWaitSeconds',
+		apiField: 'tempo_max_fila_espera',
+		displayName: 'Max Wait in Queue (Seconds)',
+		description: 'Maximum time a call waits in the queue, in seconds',
+		minValue: 0,
+		serverDefault: 1,
+	},
+	{
+		name: 'averageRingSeconds',
+		apiField: 'tempo_medio_ring',
+		displayName: 'Average Ring Time (Seconds)',
+		description: 'Average ring time in seconds, used to pace dialing',
+		minValue: 0,
+	},
+	{
+		name: 'averageHandlingSeconds',
+		apiField: 'tempo_medio_atendimento',
+		displayName: 'Average Handling Time (Seconds)',
+		description: 'Average handling time in seconds',
+		minValue: 0,
+	},
+	{
+		name: 'averageAfterCallSeconds',
+		apiField: 'tempo_medio_pos_atendimento',
+		displayName: 'Average After-Call Time (Seconds)',
+		description: 'Average after-call work time in seconds',
+		minValue: 0,
+	},
+	{
+		name: 'maxScheduleDays',
+		apiField: 'max_dias_agendamento',
+		displayName: 'Max Days Ahead for Schedules',
+		description: 'How many days ahead a callback may be scheduled',
+		minValue: 0,
+	},
+	{
+		name: 'maxAgentSchedulesPerDay',
+		apiField: 'max_ag_espec_dia_agente',
+		displayName: 'Max Agent Schedules per Day',
+		description: 'Maximum agent-specific schedules per day for each agent',
+		minValue: 0,
+	},
+	{
+		name: 'maxAgentSchedules',
+		apiField: 'max_ag_espec_agente',
+		displayName: 'Max Agent Schedules',
+		description: 'Maximum agent-specific schedules for each agent',
+		minValue: 0,
+	},
+	{
+		name: 'dialSeconds',
+		apiField: 'tempo_dial',
+		displayName: 'Dial Time (Seconds)',
+		description: 'Dialing time in seconds',
+		minValue: 0,
+	},
 ];
 
 function numberProperty(field: NumberField, required: boolean): INodeProperties {
 	const sentAs = `${field.description} (sent as ${field.apiField})`;
-	const serverDefault = field.serverDefault === undefined ? 'No server default.' : `Server default: ${field.serverDefault}.`;
+	const serverDefault =
+		field.serverDefault === undefined
+			? 'No server default.'
+			: `Server default: ${field.serverDefault}.`;
 	const initialValue = required ? field.minValue : (field.serverDefault ?? field.minValue);
 	return {
 		displayName: field.displayName,
@@ -91,9 +181,21 @@ const properties: INodeProperties[] = [
 		required: true,
 		options: [
 			{ name: 'Message', value: 'MSG', description: 'Plays a message to the answered call' },
-			{ name: 'Power', value: 'POW', description: 'Dials a fixed number of calls per available agent' },
-			{ name: 'Predictive', value: 'PRE', description: 'Dials ahead of agents becoming free, based on statistics' },
-			{ name: 'Preview', value: 'PRV', description: 'The agent sees the prospect before the call is placed' },
+			{
+				name: 'Power',
+				value: 'POW',
+				description: 'Dials a fixed number of calls per available agent',
+			},
+			{
+				name: 'Predictive',
+				value: 'PRE',
+				description: 'Dials ahead of agents becoming free, based on statistics',
+			},
+			{
+				name: 'Preview',
+				value: 'PRV',
+				description: 'The agent sees the prospect before the call is placed',
+			},
 			{ name: 'Single', value: 'SGL', description: 'One call at a time' },
 		],
 		description: 'How the queue dials its prospects (sent as tipo_discagem)',
@@ -104,7 +206,8 @@ const properties: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		required: true,
-		description: 'Whether the queue may dial more calls than there are free agents (sent as overdial Y/N)',
+		description:
+			'Whether the queue may dial more calls than there are free agents (sent as overdial Y/N)',
 	},
 	...REQUIRED_NUMBERS.map((field) => numberProperty(field, true)),
 	{
@@ -114,7 +217,8 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. 1',
-		description: 'Dialing channel (trunk) the queue uses, as configured on the dialer (sent as canal_dialer)',
+		description:
+			'Dialing channel (trunk) the queue uses, as configured on the dialer (sent as canal_dialer)',
 	},
 	{
 		displayName: 'Add Local Area Code',
@@ -122,7 +226,8 @@ const properties: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		required: true,
-		description: 'Whether to add the area code to local numbers before dialing (sent as adicionar_ddd_local Y/N)',
+		description:
+			'Whether to add the area code to local numbers before dialing (sent as adicionar_ddd_local Y/N)',
 	},
 	{
 		displayName: 'Carrier',
@@ -146,21 +251,32 @@ const properties: INodeProperties[] = [
 				name: 'integrationId',
 				type: 'string',
 				default: '',
-				description: 'ID of an integration to attach to the queue (sent as integracao_id). No server default.',
+				description:
+					'ID of an integration to attach to the queue (sent as integracao_id). No server default.',
 			} satisfies INodeProperties,
 		].sort((a, b) => a.displayName.localeCompare(b.displayName)),
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['queue'], operation: ['create'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['queue'], operation: ['create'] } },
+	properties,
+);
 
 const yesNo = (value: unknown) => (value === true ? 'Y' : 'N');
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const parameter = (name: string) => this.getNodeParameter(name, itemIndex);
 	const fields: ApiFields = {
 		descricao: requireText(parameter('description'), 'Description', 'Cobrança Novembro'),
-		operacao: requireText(parameter('queueOperation'), 'Operation (ID or Name)', 'Operação Cobrança'),
+		operacao: requireText(
+			parameter('queueOperation'),
+			'Operation (ID or Name)',
+			'Operação Cobrança',
+		),
 		tipo_discagem: String(parameter('dialingType')),
 		overdial: yesNo(parameter('overdial')),
 		canal_dialer: requireText(parameter('dialerChannel'), 'Dialer Channel', '1'),
@@ -168,16 +284,22 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		operadora: requireText(parameter('carrier'), 'Carrier', '15'),
 	};
 	if (!['PRE', 'POW', 'PRV', 'MSG', 'SGL'].includes(fields.tipo_discagem as string)) {
-		throw new ParameterError('Dialing Type', `"${fields.tipo_discagem}" is not a dialing type`, 'Choose Predictive, Power, Preview, Message or Single.');
+		throw new ParameterError(
+			'Dialing Type',
+			`"${fields.tipo_discagem}" is not a dialing type`,
+			'Choose Predictive, Power, Preview, Message or Single.',
+		);
 	}
 	for (const field of REQUIRED_NUMBERS) {
 		fields[field.apiField] = wholeNumber(parameter(field.name), field);
 	}
 	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	for (const field of OPTIONAL_NUMBERS) {
-		if (additional[field.name] !== undefined) fields[field.apiField] = wholeNumber(additional[field.name], field);
+		if (additional[field.name] !== undefined)
+			fields[field.apiField] = wholeNumber(additional[field.name], field);
 	}
-	if (typeof additional.integrationId === 'string') fields.integracao_id = additional.integrationId.trim();
+	if (typeof additional.integrationId === 'string')
+		fields.integracao_id = additional.integrationId.trim();
 
 	const queue = recordOf(await dialerApiRequest.call(this, 'criarFilaAtiva', fields, itemIndex));
 	return [{ json: queue }];

@@ -18,7 +18,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get Call History',
 				value: 'getCallHistory',
-				description: 'Calls made and received by one extension or agent in a period, one item per call',
+				description:
+					'Calls made and received by one extension or agent in a period, one item per call',
 				action: 'Get the call history of an extension or agent',
 			},
 			{
@@ -30,7 +31,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get Filled Forms',
 				value: 'getFilledForms',
-				description: 'Fichas (filled forms) of a form in a period, or by ID, as items or as a CSV file',
+				description:
+					'Fichas (filled forms) of a form in a period, or by ID, as items or as a CSV file',
 				action: 'Get filled forms',
 			},
 			{

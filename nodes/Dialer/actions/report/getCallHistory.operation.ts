@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { requireText } from '../../helpers/ids';
@@ -22,7 +27,8 @@ const properties: INodeProperties[] = [
 			{ name: 'PJSIP Extension', value: 'RP', description: 'A PJSIP extension, by number' },
 			{ name: 'SIP Extension', value: 'RS', description: 'A SIP extension, by number' },
 		],
-		description: 'Whether to read the calls of an extension (and its type) or of an agent (sent as tipo_entidade)',
+		description:
+			'Whether to read the calls of an extension (and its type) or of an agent (sent as tipo_entidade)',
 	},
 	{
 		displayName: 'Extension or Agent',
@@ -31,7 +37,8 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. 1001 or maria.souza',
-		description: 'Extension number, or agent login or ID when History Of is Agent (sent as ramal_agente)',
+		description:
+			'Extension number, or agent login or ID when History Of is Agent (sent as ramal_agente)',
 	},
 	...periodProperties,
 	...limitProperties,
@@ -58,22 +65,40 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['report'], operation: ['getCallHistory'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['report'], operation: ['getCallHistory'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const entityType = String(this.getNodeParameter('entityType', itemIndex));
 	if (!ENTITY_TYPES.includes(entityType)) {
-		throw new ParameterError('History Of', `"${entityType}" is not a known type`, 'Choose Agent or an extension type (SIP, PJSIP, IAX, KHOMP).');
+		throw new ParameterError(
+			'History Of',
+			`"${entityType}" is not a known type`,
+			'Choose Agent or an extension type (SIP, PJSIP, IAX, KHOMP).',
+		);
 	}
 	const fields = {
 		tipo_entidade: entityType,
-		ramal_agente: requireText(this.getNodeParameter('extensionOrAgent', itemIndex), 'Extension or Agent', '1001'),
+		ramal_agente: requireText(
+			this.getNodeParameter('extensionOrAgent', itemIndex),
+			'Extension or Agent',
+			'1001',
+		),
 		...readPeriod.call(this, itemIndex),
 		...readFilters.call(this, itemIndex, { direction: 'tipo' }),
 	};
 	const history = recordOf(await dialerApiRequest.call(this, 'getHC2', fields, itemIndex));
 	// Each call carries the envelope's extension/agent and range, so items stand on their own.
-	const envelope: IDataObject = { ramal_agente: history.ramal_agente, de: history.de, ate: history.ate };
+	const envelope: IDataObject = {
+		ramal_agente: history.ramal_agente,
+		de: history.de,
+		ate: history.ate,
+	};
 	const calls = rowsOf(history.chamadas ?? []).map((call) => ({ ...call, ...envelope }));
 	return applyLimit.call(this, itemIndex, calls).map((json) => ({ json }));
 }

@@ -1,10 +1,22 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { parseFichaIds, requireText } from '../../helpers/ids';
 import { rowsOf } from '../../helpers/rows';
 import { dialerApiDownload, dialerApiRequest, type ApiFields } from '../../transport';
-import { applyLimit, filterProperties, limitProperties, periodProperties, readFilters, readPeriod } from '../shared';
+import {
+	applyLimit,
+	filterProperties,
+	limitProperties,
+	periodProperties,
+	readFilters,
+	readPeriod,
+} from '../shared';
 
 const byFormAndPeriod = { selectBy: ['formAndPeriod'] };
 
@@ -15,8 +27,16 @@ const properties: INodeProperties[] = [
 		type: 'options',
 		default: 'formAndPeriod',
 		options: [
-			{ name: 'Form and Period', value: 'formAndPeriod', description: 'All fichas of one form filled in a period' },
-			{ name: 'Ficha IDs', value: 'fichaIds', description: 'Specific fichas by ID; they must all belong to the same form' },
+			{
+				name: 'Form and Period',
+				value: 'formAndPeriod',
+				description: 'All fichas of one form filled in a period',
+			},
+			{
+				name: 'Ficha IDs',
+				value: 'fichaIds',
+				description: 'Specific fichas by ID; they must all belong to the same form',
+			},
 		],
 		description: 'Whether to read the fichas of a form in a period, or specific fichas by ID',
 	},
@@ -42,7 +62,8 @@ const properties: INodeProperties[] = [
 		required: true,
 		displayOptions: { show: { selectBy: ['fichaIds'] } },
 		placeholder: 'e.g. 1200,1203,1210-1220',
-		description: 'Comma-separated ficha IDs, with hyphen ranges allowed, all of the same form (sent as fichaId)',
+		description:
+			'Comma-separated ficha IDs, with hyphen ranges allowed, all of the same form (sent as fichaId)',
 	},
 	{
 		displayName: 'Output',
@@ -50,8 +71,17 @@ const properties: INodeProperties[] = [
 		type: 'options',
 		default: 'items',
 		options: [
-			{ name: 'One Item per Ficha', value: 'items', description: 'JSON rows; custom prospect fields end in _p, form answers in _N_f where N is the question number' },
-			{ name: 'CSV File', value: 'csvFile', description: 'The export as a semicolon-separated CSV file in a binary property' },
+			{
+				name: 'One Item per Ficha',
+				value: 'items',
+				description:
+					'JSON rows; custom prospect fields end in _p, form answers in _N_f where N is the question number',
+			},
+			{
+				name: 'CSV File',
+				value: 'csvFile',
+				description: 'The export as a semicolon-separated CSV file in a binary property',
+			},
 		],
 		description: 'Whether to output one item per ficha or the CSV export as a file (sets formato)',
 	},
@@ -67,7 +97,8 @@ const properties: INodeProperties[] = [
 		required: true,
 		displayOptions: { show: { output: ['csvFile'] } },
 		hint: 'The name of the output binary field to put the file in',
-		description: 'Binary property that will hold the CSV file, for nodes such as Send Email or Write Files from Disk',
+		description:
+			'Binary property that will hold the CSV file, for nodes such as Send Email or Write Files from Disk',
 	},
 	{
 		displayName: 'Filters',
@@ -76,9 +107,18 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Filter',
 		default: {},
 		options: [
-			{ ...filterProperties.agent, description: 'Only fichas filled by this agent, by numeric ID or login (sent as agente)' },
-			{ ...filterProperties.batch, description: 'Only fichas of prospects of this batch (sent as lote)' },
-			{ ...filterProperties.operation, description: 'Only fichas in this operation, by numeric ID or name (sent as operacao)' },
+			{
+				...filterProperties.agent,
+				description: 'Only fichas filled by this agent, by numeric ID or login (sent as agente)',
+			},
+			{
+				...filterProperties.batch,
+				description: 'Only fichas of prospects of this batch (sent as lote)',
+			},
+			{
+				...filterProperties.operation,
+				description: 'Only fichas in this operation, by numeric ID or name (sent as operacao)',
+			},
 			{
 				displayName: 'Prospect Name',
 				name: 'prospect',
@@ -87,7 +127,10 @@ const properties: INodeProperties[] = [
 				placeholder: 'e.g. Ana Lima',
 				description: 'Only fichas of prospects with this name (sent as prospect)',
 			},
-			{ ...filterProperties.queue, description: 'Only fichas in this queue, by numeric ID or name (sent as fila)' },
+			{
+				...filterProperties.queue,
+				description: 'Only fichas in this queue, by numeric ID or name (sent as fila)',
+			},
 			{
 				displayName: 'Status',
 				name: 'status',
@@ -96,12 +139,18 @@ const properties: INodeProperties[] = [
 				placeholder: 'e.g. Finalizada',
 				description: 'Only fichas with this status, as the dialer names it (sent as status)',
 			},
-			{ ...filterProperties.team, description: 'Only fichas filled by agents of this team (sent as time)' },
+			{
+				...filterProperties.team,
+				description: 'Only fichas filled by agents of this team (sent as time)',
+			},
 		],
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['report'], operation: ['getFilledForms'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['report'], operation: ['getFilledForms'] } },
+	properties,
+);
 
 function fileSlug(text: string): string {
 	return (
@@ -115,14 +164,21 @@ function fileSlug(text: string): string {
 	);
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const selectBy = this.getNodeParameter('selectBy', itemIndex) as 'formAndPeriod' | 'fichaIds';
 	const output = this.getNodeParameter('output', itemIndex) as 'items' | 'csvFile';
 	const selection: ApiFields =
 		selectBy === 'fichaIds'
 			? { fichaId: parseFichaIds(this.getNodeParameter('fichaIds', itemIndex)) }
 			: {
-					form: requireText(this.getNodeParameter('form', itemIndex), 'Form (ID or Name)', 'Pesquisa de Satisfação'),
+					form: requireText(
+						this.getNodeParameter('form', itemIndex),
+						'Form (ID or Name)',
+						'Pesquisa de Satisfação',
+					),
 					...readPeriod.call(this, itemIndex),
 				};
 	const filters = readFilters.call(this, itemIndex, {
@@ -139,14 +195,23 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const reportLogin: ApiFields = credentials.reportUser
 		? { user: String(credentials.reportUser), senha: String(credentials.reportPassword ?? '') }
 		: {};
-	const fields: ApiFields = { ...selection, ...filters, formato: output === 'csvFile' ? 'csv' : 'json', ...reportLogin };
+	const fields: ApiFields = {
+		...selection,
+		...filters,
+		formato: output === 'csvFile' ? 'csv' : 'json',
+		...reportLogin,
+	};
 
 	if (output === 'items') {
 		const fichas = rowsOf(await dialerApiRequest.call(this, 'getFP1', fields, itemIndex));
 		return applyLimit.call(this, itemIndex, fichas).map((json) => ({ json }));
 	}
 
-	const binaryPropertyName = requireText(this.getNodeParameter('binaryPropertyName', itemIndex), 'Put Output File in Field', 'data');
+	const binaryPropertyName = requireText(
+		this.getNodeParameter('binaryPropertyName', itemIndex),
+		'Put Output File in Field',
+		'data',
+	);
 	const file = await dialerApiDownload.call(this, 'getFP1', fields, itemIndex);
 	const fileName =
 		selection.fichaId !== undefined
@@ -159,7 +224,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	return [
 		{
 			json: summary,
-			binary: { [binaryPropertyName]: await this.helpers.prepareBinaryData(file.body, fileName, 'text/csv') },
+			binary: {
+				[binaryPropertyName]: await this.helpers.prepareBinaryData(file.body, fileName, 'text/csv'),
+			},
 		},
 	];
 }

@@ -3,7 +3,14 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { rowsOf } from '../../helpers/rows';
 import { dialerApiRequest } from '../../transport';
-import { applyLimit, filterProperties, limitProperties, periodProperties, readFilters, readPeriod } from '../shared';
+import {
+	applyLimit,
+	filterProperties,
+	limitProperties,
+	periodProperties,
+	readFilters,
+	readPeriod,
+} from '../shared';
 
 const properties: INodeProperties[] = [
 	...periodProperties,
@@ -21,19 +28,27 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. 3 or SAC 0800',
-				description: 'Only calls that came in through this inbound route, by ID or description (sent as rotaEntrada). Without it, all routes.',
+				description:
+					'Only calls that came in through this inbound route, by ID or description (sent as rotaEntrada). Without it, all routes.',
 			},
 			{
 				...filterProperties.queue,
-				description: 'Only calls routed to this queue, by numeric ID or description (sent as fila). Without it, all queues.',
+				description:
+					'Only calls routed to this queue, by numeric ID or description (sent as fila). Without it, all queues.',
 			},
 		],
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['report'], operation: ['getInboundCalls'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['report'], operation: ['getInboundCalls'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const fields = {
 		...readPeriod.call(this, itemIndex),
 		...readFilters.call(this, itemIndex, { queue: 'fila', inboundRoute: 'rotaEntrada' }),

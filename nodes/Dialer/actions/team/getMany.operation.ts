@@ -20,15 +20,22 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. maria.souza',
-				description: 'Only the teams this agent belongs to (sent as user). Without it, all registered teams.',
+				description:
+					'Only the teams this agent belongs to (sent as user). Without it, all registered teams.',
 			},
 		],
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['team'], operation: ['getMany'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['team'], operation: ['getMany'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const fields = readFilters.call(this, itemIndex, { agent: 'user' });
 	const teams = rowsOf(await dialerApiRequest.call(this, 'getTime', fields, itemIndex), 'times');
 	return applyLimit.call(this, itemIndex, teams).map((json) => ({ json }));
