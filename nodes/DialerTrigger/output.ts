@@ -20,6 +20,13 @@ function optionalTime(value: unknown, timezone: string): string | null {
 	return seconds === null ? null : isoFromUnixSeconds(seconds, timezone);
 }
 
+/** When a pause that started at `udate` reaches a limit of `limit` seconds; null if either is absent. */
+function limitReachedAt(udate: unknown, limit: unknown, timezone: string): string | null {
+	const start = optionalSeconds(udate);
+	const seconds = optionalSeconds(limit);
+	return start === null || seconds === null ? null : isoFromUnixSeconds(start + seconds, timezone);
+}
+
 /**
  * The item a workflow receives: readable English fields first, then every field of the
  * delivery exactly as sent (they win on a name clash, so nothing the server sent is altered).
@@ -41,6 +48,9 @@ export function buildEventItem(
 		readable.pauseStartedAt = optionalTime(payload.udate, timezone);
 		readable.maxDurationSeconds = optionalSeconds(payload.durmax);
 		readable.minDurationSeconds = optionalSeconds(payload.durmin);
+		// The moments a workflow waits for (e.g. a Wait node "At Specified Time"), so it needs no date maths.
+		readable.maxDurationReachedAt = limitReachedAt(payload.udate, payload.durmax, timezone);
+		readable.minDurationReachedAt = limitReachedAt(payload.udate, payload.durmin, timezone);
 	} else if (payload.evento === 'agente.busy') {
 		readable.callStartedAt = optionalTime(payload.udate, timezone);
 	}

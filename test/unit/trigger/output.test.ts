@@ -52,6 +52,8 @@ describe('the item a workflow receives', () => {
 			pauseStartedAt: '2025-11-22T05:21:40.000-03:00',
 			maxDurationSeconds: 900,
 			minDurationSeconds: 60,
+			maxDurationReachedAt: '2025-11-22T05:36:40.000-03:00',
+			minDurationReachedAt: '2025-11-22T05:22:40.000-03:00',
 			// originals untouched, including the string the server sent
 			pausa_id: 3,
 			durmin: '60',
@@ -71,12 +73,48 @@ describe('the item a workflow receives', () => {
 			pauseId: 'lunch',
 			maxDurationSeconds: null,
 			minDurationSeconds: null,
+			maxDurationReachedAt: null,
+			minDurationReachedAt: null,
 		});
 		expect(
 			buildEventItem({ ...pause, pausa_id: undefined, udate: 'soon' }, 'UTC', receivedAt),
 		).toMatchObject({
 			pauseId: null,
 			pauseStartedAt: null,
+		});
+	});
+
+	it('says when a pause reaches its limits in the workflow timezone (Kolkata), also for limits sent as text', () => {
+		const pause: AgentEventPayload = {
+			estado: 'paused',
+			t: 1763800000,
+			evento: 'agente.pause_in',
+			usuario_id: 42,
+			pausa_id: 1,
+			udate: '1763799700',
+			durmax: '900',
+			durmin: 300,
+		};
+		expect(buildEventItem(pause, 'Asia/Kolkata', receivedAt)).toMatchObject({
+			maxDurationReachedAt: '2025-11-22T14:06:40.000+05:30',
+			minDurationReachedAt: '2025-11-22T13:56:40.000+05:30',
+		});
+	});
+
+	it('gives no limit moments when the pause start is missing, even if the limits are there', () => {
+		const pause: AgentEventPayload = {
+			estado: 'paused',
+			t: 1763800000,
+			evento: 'agente.pause_in',
+			usuario_id: 42,
+			pausa_id: 1,
+			durmax: 900,
+			durmin: 300,
+		};
+		expect(buildEventItem(pause, 'UTC', receivedAt)).toMatchObject({
+			maxDurationSeconds: 900,
+			maxDurationReachedAt: null,
+			minDurationReachedAt: null,
 		});
 	});
 
