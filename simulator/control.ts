@@ -1,11 +1,19 @@
 /** The control API under /__simulator/: JSON in and out, no token (a loopback test tool). */
 import type { AgentStates } from './agent-states';
+import type { RowArrivals } from './arrivals';
 import { emitBurst, type BurstRequest } from './bursts';
 import type { FaultInjector } from './faults';
 import { errorReply, jsonReply, type Reply } from './http/replies';
 import type { SeededData } from './model';
 import type { ScriptedShift } from './shift';
-import type { AgentEvent, Fault, RecordedRequest, ShiftOptions, WebhookReceiver } from './types';
+import type {
+	AgentEvent,
+	Fault,
+	RecordedRequest,
+	RowArrival,
+	ShiftOptions,
+	WebhookReceiver,
+} from './types';
 import type { WebhookHub } from './webhooks';
 
 export interface ControlTarget {
@@ -18,6 +26,7 @@ export interface ControlTarget {
 	hub: WebhookHub;
 	shift: ScriptedShift;
 	states: AgentStates;
+	arrivals: RowArrivals;
 }
 
 type Route = (
@@ -64,6 +73,12 @@ const routes: Record<string, Route> = {
 		await target.shift.stop();
 		return jsonReply({ running: false, events: target.shift.events.length });
 	},
+	'POST rows': (target, body) =>
+		jsonReply({
+			rows: (Array.isArray(body) ? body : [body]).flatMap((arrival) =>
+				target.arrivals.add(arrival as RowArrival),
+			),
+		}),
 	'GET state': (target) => jsonReply(summarizeState(target)),
 };
 

@@ -7,6 +7,7 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { AgentStates } from './agent-states';
+import { RowArrivals } from './arrivals';
 import { handleControl, type ControlTarget } from './control';
 import { FaultInjector } from './faults';
 import { createRequestListener } from './http/server';
@@ -43,6 +44,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Di
 	const states = new AgentStates(data, random);
 	const shift = new ScriptedShift(data, states, hub, random);
 	const faults = new FaultInjector();
+	const arrivals = new RowArrivals(data, new Random(seed ^ 0x7a11));
 	const requests: RecordedRequest[] = [];
 	const urls = { baseUrl: '', apiUrl: '' };
 
@@ -56,7 +58,17 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Di
 		recordingUrl: (uid) =>
 			`${urls.baseUrl}/${pathSegment}/gravacoes/${encodeURIComponent(uid)}.mp3`,
 	};
-	const control: ControlTarget = { urls, pathSegment, data, requests, faults, hub, shift, states };
+	const control: ControlTarget = {
+		urls,
+		pathSegment,
+		data,
+		requests,
+		faults,
+		hub,
+		shift,
+		states,
+		arrivals,
+	};
 	const listener = createRequestListener({
 		pathSegment,
 		token,
@@ -96,6 +108,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Di
 		requests,
 		clearRequests: () => void requests.splice(0),
 		faults: { add: (fault) => faults.add(fault), clear: () => faults.clear() },
+		rows: { add: (arrival) => arrivals.add(arrival) },
 		webhooks: {
 			register: (receiver) => hub.register(receiver),
 			unregister: (id) => void hub.unregister(id),

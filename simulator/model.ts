@@ -100,6 +100,8 @@ export interface Ficha {
 	pontos: number;
 	/** Answers aligned with the form's questions. */
 	answers: string[];
+	/** Epoch milliseconds from which reports show the ficha (rows added while running); always when absent. */
+	visibleFrom?: number;
 }
 
 export interface CallRecord {
@@ -123,6 +125,10 @@ export interface CallRecord {
 	resultado?: string;
 	fichaId?: number;
 	dataAgendamento?: number;
+	/** Epoch milliseconds from which getHC2 shows the call (rows added while running); always when absent. */
+	visibleFrom?: number;
+	/** Epoch milliseconds from which getRQ4 shows the classification; always when absent. */
+	classifiedFrom?: number;
 }
 
 export interface InboundRoute {
@@ -144,6 +150,8 @@ export interface InboundCall {
 	tempoAtendimento: number;
 	agentId?: number;
 	resultado: string;
+	/** Epoch milliseconds from which getRE2 shows the call (rows added while running); always when absent. */
+	visibleFrom?: number;
 }
 
 export interface Audio {

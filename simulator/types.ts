@@ -75,6 +75,42 @@ export interface ShiftOptions {
 	durationMs?: number;
 }
 
+/** Rows to add to a report while the simulator runs (control API `POST /__simulator/rows`). */
+export interface RowArrival {
+	report: 'getFP1' | 'getRQ4' | 'getHC2' | 'getRE2';
+	/** How many rows; default 1. */
+	count?: number;
+	/** Time the first row carries (ficha, call or classification time): epoch ms or ISO 8601; default now. */
+	at?: number | string;
+	/** Milliseconds between the times of consecutive rows; default 0 (all in the same second). */
+	stepMs?: number;
+	/**
+	 * Milliseconds from now until reports show the rows, for rows written after their time;
+	 * default 0. For getRQ4 the call is in the history at once and its classification from then.
+	 */
+	visibleAfterMs?: number;
+	/** getFP1: the form (id or name); default any. */
+	form?: number | string;
+	/** getRQ4, getHC2, getRE2: the agent (id or login); default any. */
+	agent?: number | string;
+	/** getRE2: the inbound route (id or description); default any. */
+	route?: number | string;
+	/** getHC2: the call's direction; default either. */
+	tipo?: 'Gerada' | 'Recebida';
+}
+
+export interface ArrivedRow {
+	report: RowArrival['report'];
+	/** Ficha number (getFP1), call id (getRQ4, getHC2) or inbound call id (getRE2). */
+	id: number;
+	/** Protocol of the call (getRQ4, getHC2). */
+	protocolo?: string;
+	/** Epoch ms of the time the row carries, whole seconds. */
+	at: number;
+	/** Epoch ms from which reports show it. */
+	visibleFrom: number;
+}
+
 export interface DialerSimulator {
 	baseUrl: string;
 	apiUrl: string;
@@ -86,6 +122,8 @@ export interface DialerSimulator {
 	requests: RecordedRequest[];
 	clearRequests(): void;
 	faults: { add(f: Fault): void; clear(): void };
+	/** Report rows that appear over time. */
+	rows: { add(arrival: RowArrival): ArrivedRow[] };
 	webhooks: {
 		register(r: WebhookReceiver): string;
 		unregister(id: string): void;

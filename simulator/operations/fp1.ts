@@ -1,4 +1,5 @@
 /** getFP1, the filled-forms report: selection by form and period or by ficha ids, filters, permissions, JSON or CSV. */
+import { isVisible } from '../arrivals';
 import { invalidRequest, refusal } from '../errors';
 import type { FieldReader } from '../http/fields';
 import type { Reply } from '../http/replies';
@@ -105,6 +106,7 @@ export const getFP1: OperationHandler = (fields, context) => {
 	const status = fields.optional('status');
 	const prospectName = fields.optional('prospect')?.toLocaleLowerCase('pt-BR');
 	const permitted = credentials && permissionFilter(context, credentials);
+	const now = Date.now();
 
 	let form = requestedForm;
 	let candidates: Ficha[];
@@ -121,6 +123,7 @@ export const getFP1: OperationHandler = (fields, context) => {
 	}
 	const selected = candidates.filter(
 		(ficha) =>
+			isVisible(ficha.visibleFrom, now) &&
 			(!range || (ficha.data >= range.de && ficha.data <= range.ate)) &&
 			passes(lote, ficha.loteId) &&
 			passes(agente, ficha.agentId) &&

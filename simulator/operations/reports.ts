@@ -1,4 +1,5 @@
 /** getRQ4, getHC2 and getRE2. */
+import { isVisible } from '../arrivals';
 import { invalidRequest, refusal } from '../errors';
 import {
 	findAgent,
@@ -35,10 +36,12 @@ export const getRQ4: OperationHandler = (fields, context) => {
 	const agents = indexById(data.agents);
 	const queues = indexById(data.queues);
 	const batches = indexById(data.batches);
+	const now = Date.now();
 	const rows = data.calls
 		.filter(
 			(call) =>
 				call.resultado !== undefined &&
+				isVisible(call.classifiedFrom, now) &&
 				call.horario >= range.de &&
 				call.horario <= range.ate &&
 				passes(operacao, call.operacaoId) &&
@@ -96,9 +99,11 @@ export const getHC2: OperationHandler = (fields, context) => {
 	}
 	const wantedType =
 		direction === undefined ? undefined : direction === 'G' ? 'Gerada' : 'Recebida';
+	const now = Date.now();
 	const chamadas = data.calls
 		.filter(
 			(call) =>
+				isVisible(call.visibleFrom, now) &&
 				call.horario >= range.de &&
 				call.horario <= range.ate &&
 				belongs(call) &&
@@ -129,10 +134,12 @@ export const getRE2: OperationHandler = (fields, context) => {
 	const rota = filterId(fields, data, 'rotaEntrada', findRoute);
 	const routes = indexById(data.inboundRoutes);
 	const agents = indexById(data.agents);
+	const now = Date.now();
 	const resultado = data.inboundCalls
 		.filter((call) => {
 			const route = routes.get(call.rotaId)!;
 			return (
+				isVisible(call.visibleFrom, now) &&
 				call.dataHora >= range.de &&
 				call.dataHora <= range.ate &&
 				passes(rota, route.id) &&

@@ -98,17 +98,17 @@ export function makeFichas(
 	});
 }
 
-function makeCallUid(epochMs: number, ramal: string, sequence: number): string {
+export function makeCallUid(epochMs: number, ramal: string, sequence: number): string {
 	return `${Math.floor(epochMs / 1000)}-${ramal}-${String(sequence).padStart(6, '0')}`;
 }
 
-function makeProtocol(epochMs: number, sequence: number): string {
+export function makeProtocol(epochMs: number, sequence: number): string {
 	const d = new Date(epochMs);
 	const day = `${d.getFullYear()}${String(d.getMonth() + 1).padStart(2, '0')}${String(d.getDate()).padStart(2, '0')}`;
 	return `${day}${String(sequence).padStart(7, '0')}`;
 }
 
-function randomPhone(random: Random): { ddd: string; numero: string } {
+export function randomPhone(random: Random): { ddd: string; numero: string } {
 	const mobile = random.chance(0.7);
 	return {
 		ddd: random.pick(areaCodes),
