@@ -1,0 +1,61 @@
+import { createHash } from 'crypto';
+import { DateTime } from 'luxon';
+import type { IDataObject } from 'n8n-workflow';
+
+import type { RowIdentity } from './cursor';
+
+/** How each report's rows are told apart and dated. */
+export interface RowIdentityRule {
+	/** Field whose value identifies the row for good (ficha number, call protocol), if the report has one. */
+	keyField?: string;
+	/** Fields a digest of the row leaves out: they change from one read to the next (getHC2's de/ate). */
+	volatileFields?: string[];
+	/** Field holding the time the row carries. */
+	timeField: string;
+}
+
+// getFP1, getRQ4 and getRE2 write dd/mm/yyyy; getHC2 writes yyyy-mm-dd.
+const TIME_FORMATS = ['dd/MM/yyyy HH:mm:ss', 'yyyy-MM-dd HH:mm:ss', 'dd/MM/yyyy HH:mm'];
+
+/** The row's time as an instant, its text read as wall-clock time in `zone`; undefined when unreadable. */
+export function rowTime(value: unknown, zone: string): number | undefined {
+	if (typeof value !== 'string' || value.trim() === '') return undefined;
+	const text = value.trim();
+	for (const format of TIME_FORMATS) {
+		const parsed = DateTime.fromFormat(text, format, { zone });
+		if (parsed.isValid) return parsed.toMillis();
+	}
+	const iso = DateTime.fromISO(text, { zone });
+	return iso.isValid ? iso.toMillis() : undefined;
+}
+
+/** JSON with object keys in a fixed order, so equal rows give equal text whatever their key order. */
+function canonicalJson(value: unknown): string {
+	if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+	if (typeof value === 'object' && value !== null) {
+		const entries = Object.keys(value)
+			.sort()
+			.map((key) => `${JSON.stringify(key)}:${canonicalJson((value as IDataObject)[key])}`);
+		return `{${entries.join(',')}}`;
+	}
+	return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * A key that stays the same for the same row in every read: the key field's value when the row
+ * has one, otherwise a SHA-256 digest of the row's fields (so two rows identical in every field
+ * count as one).
+ */
+export function rowKey(row: IDataObject, rule: RowIdentityRule): string {
+	const value = rule.keyField === undefined ? undefined : row[rule.keyField];
+	if ((typeof value === 'string' && value.trim() !== '') || typeof value === 'number') {
+		return `${rule.keyField}:${String(value).trim()}`;
+	}
+	const stable: IDataObject = { ...row };
+	for (const field of rule.volatileFields ?? []) delete stable[field];
+	return `sha256:${createHash('sha256').update(canonicalJson(stable)).digest('base64url').slice(0, 22)}`;
+}
+
+export function identifyRow(row: IDataObject, rule: RowIdentityRule, zone: string): RowIdentity {
+	return { key: rowKey(row, rule), time: rowTime(row[rule.timeField], zone) };
+}

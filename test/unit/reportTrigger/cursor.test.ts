@@ -1,0 +1,418 @@
+/**
+ * The report trigger's exactly-once reading, against a simulated dialer that compares wall-clock
+ * times as text, with rows arriving late, outages, failed polls, restarts and clock changes.
+ */
+import fc from 'fast-check';
+import { DateTime } from 'luxon';
+
+import {
+	clockShiftMs,
+	MAX_WINDOW_MS,
+	planRead,
+	pollReport,
+	startState,
+	wallClockRange,
+	type CursorSettings,
+	type CursorState,
+	type ReadWindow,
+} from '../../../nodes/DialerReportTrigger/cursor';
+import { rowTime } from '../../../nodes/DialerReportTrigger/rowIdentity';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+/** A row of the simulated report: visible from `visibleAt`, carrying the time `time`. */
+interface WorldRow {
+	key: string;
+	time: number;
+	visibleAt: number;
+}
+
+interface ReportRow {
+	key: string;
+	data: string;
+}
+
+/** The dialer as the contract describes it: rows whose wall-clock time lies within de..ate. */
+class SimulatedReport {
+	readonly rows: WorldRow[] = [];
+	reads: ReadWindow[] = [];
+	/** The next poll's read with this index (0 for its first) answers an error. */
+	failRead: number | undefined;
+
+	constructor(private readonly zone: string) {}
+
+	add(row: WorldRow) {
+		this.rows.push(row);
+	}
+
+	reader(now: number) {
+		const failRead = this.failRead;
+		this.failRead = undefined;
+		let index = 0;
+		return async (read: ReadWindow): Promise<ReportRow[]> => {
+			this.reads.push(read);
+			if (index++ === failRead) throw new Error('Dialer getFP1 failed (HTTP 500)');
+			return this.rows
+				.filter((row) => row.visibleAt <= now)
+				.map((row) => ({ row, wall: DateTime.fromMillis(row.time, { zone: this.zone }) }))
+				.filter(({ wall }) => {
+					const text = wall.toFormat('yyyyMMddHHmmss');
+					return text >= read.de && text <= read.ate;
+				})
+				.map(({ row, wall }) => ({ key: row.key, data: wall.toFormat('dd/MM/yyyy HH:mm:ss') }));
+		};
+	}
+}
+
+const identify = (zone: string) => (row: ReportRow) => ({
+	key: row.key,
+	time: rowTime(row.data, zone),
+});
+
+/** Runs polls the way n8n does: the state is kept in memory after every successful poll and saved only when the poll emitted rows. */
+class Poller {
+	state: CursorState;
+	saved: CursorState;
+	readonly emitted: string[] = [];
+	polls = 0;
+	failures = 0;
+
+	constructor(
+		private readonly report: SimulatedReport,
+		readonly settings: CursorSettings,
+		start: number,
+	) {
+		this.state = startState('scope', start);
+		this.saved = this.state;
+	}
+
+	async poll(now: number): Promise<string[]> {
+		this.polls++;
+		try {
+			const result = await pollReport(
+				this.state,
+				now,
+				this.settings,
+				this.report.reader(now),
+				identify(this.settings.zone),
+			);
+			this.state = result.state;
+			const keys = result.emit.map((row) => row.key);
+			if (keys.length > 0) this.saved = result.state;
+			this.emitted.push(...keys);
+			return keys;
+		} catch {
+			this.failures++;
+			return [];
+		}
+	}
+
+	restart() {
+		this.state = this.saved;
+	}
+
+	/** Polls once a minute until a poll reads up to now and emits nothing. */
+	async drain(now: number): Promise<number> {
+		let at = now;
+		for (let guard = 0; guard < 5000; guard++) {
+			at += MINUTE;
+			const keys = await this.poll(at);
+			if (keys.length === 0 && this.state.cursor >= Math.floor(at / 1000) * 1000) return at;
+		}
+		throw new Error('the poller never caught up');
+	}
+}
+
+function counts(keys: string[]): Map<string, number> {
+	const result = new Map<string, number>();
+	for (const key of keys) result.set(key, (result.get(key) ?? 0) + 1);
+	return result;
+}
+
+/** Instants where the zone's clock jumps, in 2026. */
+function clockChanges(zone: string): number[] {
+	const changes: number[] = [];
+	let previous = DateTime.fromObject({ year: 2026 }, { zone });
+	for (let hour = 1; hour < 366 * 24; hour++) {
+		const next = previous.plus({ hours: 1 });
+		if (next.offset !== previous.offset) changes.push(next.toMillis());
+		previous = next;
+	}
+	return changes;
+}
+
+const ZONES = [
+	'UTC',
+	'America/Sao_Paulo',
+	'America/New_York',
+	'Europe/Berlin',
+	'Australia/Lord_Howe',
+	'America/Santiago',
+];
+const CHANGES = new Map(ZONES.map((zone) => [zone, clockChanges(zone)]));
+
+const step = fc.record({
+	/** Time until the poll; sometimes an outage of hours. */
+	advanceMs: fc.oneof(
+		{ weight: 12, arbitrary: fc.integer({ min: 1000, max: 5 * MINUTE }) },
+		{ weight: 1, arbitrary: fc.integer({ min: HOUR, max: 30 * HOUR }) },
+	),
+	arrivals: fc.array(
+		fc.record({
+			/** When the row becomes readable, as a fraction of the time since the last poll. */
+			writtenAt: fc.double({ min: 0, max: 1, noNaN: true }),
+			/** How much earlier than its writing the row's time is, as a fraction of the overlap window. */
+			lateness: fc.oneof(
+				{ weight: 3, arbitrary: fc.constant(0) },
+				{ weight: 2, arbitrary: fc.double({ min: 0, max: 1, noNaN: true }) },
+			),
+			sameSecondAs: fc.nat({ max: 3 }),
+		}),
+		{ maxLength: 6 },
+	),
+	/** Which read of the poll fails, if one does. */
+	failRead: fc.option(fc.nat({ max: 3 }), { freq: 4, nil: undefined }),
+	restart: fc.integer({ min: 0, max: 9 }).map((roll) => roll === 0),
+});
+
+const scenario = fc.record({
+	zone: fc.constantFrom(...ZONES),
+	/** Where the first activation lies relative to a clock change of the zone. */
+	changeIndex: fc.nat(),
+	aroundChangeMs: fc.integer({ min: -6 * HOUR, max: 6 * HOUR }),
+	backfillMs: fc.oneof(fc.constant(0), fc.integer({ min: MINUTE, max: 20 * HOUR })),
+	overlapMinutes: fc.integer({ min: 1, max: 30 }),
+	maxRows: fc.integer({ min: 1, max: 25 }),
+	steps: fc.array(step, { minLength: 1, maxLength: 40 }),
+});
+
+describe('every row emitted exactly once (generated arrivals)', () => {
+	it('across late rows, outages, failed polls, restarts and clock changes', async () => {
+		let runs = 0;
+		let rowsChecked = 0;
+		await fc.assert(
+			fc.asyncProperty(scenario, async (plan) => {
+				const { zone } = plan;
+				const changes = CHANGES.get(zone)!;
+				const anchor =
+					changes.length > 0
+						? changes[plan.changeIndex % changes.length]
+						: Date.UTC(2026, 10, 1, 5, 0, 0);
+				const activation = Math.floor((anchor + plan.aroundChangeMs) / 1000) * 1000 + 137;
+				const start = activation - plan.backfillMs;
+				const overlapMs = plan.overlapMinutes * MINUTE;
+				const report = new SimulatedReport(zone);
+				const settings = { zone, overlapMs, maxRows: plan.maxRows };
+				const poller = new Poller(report, settings, start);
+
+				// Rows from before the start, some of them written after it.
+				for (let index = 0; index < 5; index++) {
+					report.add({
+						key: `before-${index}`,
+						time: Math.floor((start - (index + 1) * 7000) / 1000) * 1000,
+						visibleAt: start - MINUTE + index * 30_000,
+					});
+				}
+
+				let now = activation;
+				let sequence = 0;
+				for (const planned of plan.steps) {
+					const previous = now;
+					now += planned.advanceMs;
+					let lastTime = 0;
+					for (const arrival of planned.arrivals) {
+						const visibleAt = Math.round(previous + arrival.writtenAt * (now - previous));
+						const time =
+							arrival.sameSecondAs > 0 && lastTime > 0
+								? lastTime
+								: Math.floor((visibleAt - arrival.lateness * overlapMs) / 1000) * 1000;
+						lastTime = time;
+						report.add({ key: `row-${sequence++}`, time, visibleAt });
+					}
+					if (planned.restart) poller.restart();
+					report.failRead = planned.failRead;
+					await poller.poll(now);
+				}
+				await poller.drain(now);
+
+				const emitted = counts(poller.emitted);
+				const shift = clockShiftMs(zone, start);
+				// Reports have whole seconds: the start's second counts.
+				const startSecond = Math.floor(start / 1000) * 1000;
+				for (const row of report.rows) {
+					const times = emitted.get(row.key) ?? 0;
+					if (row.time >= startSecond + shift) expect({ row, times }).toEqual({ row, times: 1 });
+					else if (row.time < startSecond - shift)
+						expect({ row, times }).toEqual({ row, times: 0 });
+					else expect(times).toBeLessThanOrEqual(1);
+				}
+				runs++;
+				rowsChecked += report.rows.length;
+			}),
+			{ numRuns: 300 },
+		);
+		expect(runs).toBe(300);
+		expect(rowsChecked).toBeGreaterThan(3000);
+	});
+
+	it('remembers only the keys of rows within the overlap window (plus the clock shift) before the cursor', async () => {
+		await fc.assert(
+			fc.asyncProperty(
+				fc.constantFrom(...ZONES),
+				fc.integer({ min: 1, max: 30 }),
+				fc.array(fc.integer({ min: 0, max: 20 }), { minLength: 5, maxLength: 60 }),
+				async (zone, overlapMinutes, rowsPerMinute) => {
+					const report = new SimulatedReport(zone);
+					const settings = { zone, overlapMs: overlapMinutes * MINUTE, maxRows: 1000 };
+					const start = Date.UTC(2026, 2, 1, 12);
+					const poller = new Poller(report, settings, start);
+					let now = start;
+					let sequence = 0;
+					for (const count of rowsPerMinute) {
+						for (let index = 0; index < count; index++) {
+							const time = now + Math.floor((index * MINUTE) / Math.max(count, 1) / 1000) * 1000;
+							report.add({ key: `row-${sequence++}`, time, visibleAt: time });
+						}
+						now += MINUTE;
+						await poller.poll(now);
+						const bound = poller.state.cursor - settings.overlapMs - clockShiftMs(zone, now);
+						const remembered = Object.values(poller.state.seen);
+						expect(remembered.every((time) => time >= bound)).toBe(true);
+						expect(remembered.length).toBeLessThanOrEqual(
+							report.rows.filter((row) => row.time >= bound).length,
+						);
+					}
+				},
+			),
+			{ numRuns: 40 },
+		);
+	});
+});
+
+describe('reading the report', () => {
+	const zone = 'America/Sao_Paulo';
+	const settings: CursorSettings = { zone, overlapMs: 10 * MINUTE, maxRows: 100 };
+	const at = (iso: string) => DateTime.fromISO(iso, { zone }).toMillis();
+
+	it('starts from the first activation: rows from before it are never emitted, even when written later', async () => {
+		const report = new SimulatedReport(zone);
+		const poller = new Poller(report, settings, at('2026-11-23T10:00:00'));
+		report.add({
+			key: 'old',
+			time: at('2026-11-23T09:58:00'),
+			visibleAt: at('2026-11-23T09:58:00'),
+		});
+		expect(await poller.poll(at('2026-11-23T10:00:00'))).toEqual([]);
+		report.add({
+			key: 'late-old',
+			time: at('2026-11-23T09:59:30'),
+			visibleAt: at('2026-11-23T10:00:30'),
+		});
+		report.add({
+			key: 'new',
+			time: at('2026-11-23T10:00:40'),
+			visibleAt: at('2026-11-23T10:00:40'),
+		});
+		expect(await poller.poll(at('2026-11-23T10:01:00'))).toEqual(['new']);
+	});
+
+	it('emits a row written minutes after its time once, on the poll after it was written', async () => {
+		const report = new SimulatedReport(zone);
+		const poller = new Poller(report, settings, at('2026-11-23T10:00:00'));
+		report.add({
+			key: 'on-time',
+			time: at('2026-11-23T10:04:00'),
+			visibleAt: at('2026-11-23T10:04:00'),
+		});
+		expect(await poller.poll(at('2026-11-23T10:05:00'))).toEqual(['on-time']);
+		report.add({
+			key: 'late',
+			time: at('2026-11-23T10:03:00'),
+			visibleAt: at('2026-11-23T10:07:00'),
+		});
+		expect(await poller.poll(at('2026-11-23T10:06:00'))).toEqual([]);
+		expect(await poller.poll(at('2026-11-23T10:08:00'))).toEqual(['late']);
+		expect(await poller.poll(at('2026-11-23T10:09:00'))).toEqual([]);
+	});
+
+	it('misses a row written later than the overlap window after its time (the window must cover the latest rows)', async () => {
+		const report = new SimulatedReport(zone);
+		const poller = new Poller(report, settings, at('2026-11-23T10:00:00'));
+		await poller.poll(at('2026-11-23T10:20:00'));
+		report.add({
+			key: 'too-late',
+			time: at('2026-11-23T10:01:00'),
+			visibleAt: at('2026-11-23T10:20:30'),
+		});
+		expect(await poller.poll(at('2026-11-23T10:21:00'))).toEqual([]);
+	});
+
+	it('emits nothing and keeps its state when a read fails; the next poll catches up', async () => {
+		const report = new SimulatedReport(zone);
+		const start = at('2026-11-23T10:00:00');
+		const state = startState('scope', start);
+		report.add({ key: 'a', time: at('2026-11-23T10:01:00'), visibleAt: at('2026-11-23T10:01:00') });
+		report.failRead = 0;
+		await expect(
+			pollReport(
+				state,
+				at('2026-11-23T10:02:00'),
+				settings,
+				report.reader(at('2026-11-23T10:02:00')),
+				identify(zone),
+			),
+		).rejects.toThrow('HTTP 500');
+		expect(state).toEqual(startState('scope', start));
+		const next = await pollReport(
+			state,
+			at('2026-11-23T10:03:00'),
+			settings,
+			report.reader(at('2026-11-23T10:03:00')),
+			identify(zone),
+		);
+		expect(next.emit.map((row) => row.key)).toEqual(['a']);
+	});
+
+	it('catches up after a 30-hour outage in reads of at most an hour, Max Rows per Poll at a time, oldest first', async () => {
+		const report = new SimulatedReport(zone);
+		const start = at('2026-11-23T10:00:00');
+		const poller = new Poller(report, { ...settings, maxRows: 500 }, start);
+		for (let index = 0; index < 3000; index++) {
+			const time = start + index * 36_000;
+			report.add({ key: `row-${String(index).padStart(4, '0')}`, time, visibleAt: time });
+		}
+		const back = start + 30 * HOUR + 90_000;
+		const perPoll: number[] = [];
+		for (let poll = 0; poll < 12; poll++)
+			perPoll.push((await poller.poll(back + poll * MINUTE)).length);
+		expect(perPoll.slice(0, 6)).toEqual([500, 500, 500, 500, 500, 500]);
+		expect(perPoll.slice(6).every((count) => count === 0)).toBe(true);
+		expect(poller.emitted).toEqual(report.rows.map((row) => row.key));
+		expect(
+			report.reads.every((read) => read.to - read.from <= MAX_WINDOW_MS + settings.overlapMs),
+		).toBe(true);
+	});
+
+	it('sends de/ate as wall-clock time in the workflow timezone', () => {
+		const state = startState('scope', at('2026-11-23T10:00:00'));
+		expect(planRead(state, at('2026-11-23T10:05:30.700'), settings)).toMatchObject({
+			de: '20261123100000',
+			ate: '20261123100530',
+		});
+	});
+
+	it('widens de/ate over the hour that happens twice when clocks go back', () => {
+		const newYork = 'America/New_York';
+		// 2026-11-01: 01:59:59 EDT is followed by 01:00:00 EST.
+		const from = DateTime.fromISO('2026-11-01T01:50:00-04:00').toMillis();
+		const to = DateTime.fromISO('2026-11-01T01:10:00-05:00').toMillis();
+		expect(wallClockRange(from, to, newYork)).toEqual({
+			de: '20261101005000',
+			ate: '20261101021000',
+		});
+		expect(clockShiftMs(newYork, from)).toBe(HOUR);
+		expect(clockShiftMs('UTC', from)).toBe(0);
+		expect(clockShiftMs('Australia/Lord_Howe', from)).toBe(30 * MINUTE);
+	});
+});

@@ -1,0 +1,63 @@
+/** How the report trigger tells rows apart and reads their times. */
+import { DateTime } from 'luxon';
+
+import { rowKey, rowTime } from '../../../nodes/DialerReportTrigger/rowIdentity';
+
+describe('row keys', () => {
+	it('use the ficha number or the protocol when the report has one', () => {
+		expect(rowKey({ ficha: '1203', nome: 'Ana' }, { keyField: 'ficha', timeField: 'data' })).toBe(
+			'ficha:1203',
+		);
+		expect(
+			rowKey(
+				{ protocolo: '202611230000042', resultado: 'Venda' },
+				{ keyField: 'protocolo', timeField: 'datahora' },
+			),
+		).toBe('protocolo:202611230000042');
+	});
+
+	it('keep the same key when the rest of the row changes (a ficha whose status is edited is not new)', () => {
+		const rule = { keyField: 'ficha', timeField: 'data' };
+		expect(rowKey({ ficha: '7', status: 'Pendente' }, rule)).toBe(
+			rowKey({ ficha: '7', status: 'Finalizada' }, rule),
+		);
+	});
+
+	it('fall back to a digest of the row, the same whatever the order of its fields', () => {
+		const rule = { timeField: 'data_hora' };
+		const row = { data_hora: '23/11/2026 10:00:01', origem: '(11) 91234-5678', tempo_fila: 12 };
+		const key = rowKey(row, rule);
+		expect(key).toMatch(/^sha256:[A-Za-z0-9_-]{22}$/);
+		expect(
+			rowKey({ tempo_fila: 12, origem: '(11) 91234-5678', data_hora: '23/11/2026 10:00:01' }, rule),
+		).toBe(key);
+		expect(rowKey({ ...row, tempo_fila: 13 }, rule)).not.toBe(key);
+	});
+
+	it('digest a row without its protocol, leaving out fields that change with each read', () => {
+		const rule = { keyField: 'protocolo', volatileFields: ['de', 'ate'], timeField: 'horario' };
+		const call = { horario: '2026-11-23 10:00:01', protocolo: '', numero: '(11) 3333-4444' };
+		expect(rowKey({ ...call, de: '23/11/2026 09:50', ate: '23/11/2026 10:00' }, rule)).toBe(
+			rowKey({ ...call, de: '23/11/2026 09:55', ate: '23/11/2026 10:05' }, rule),
+		);
+		expect(rowKey({ ...call, de: 'x' }, rule)).toMatch(/^sha256:/);
+	});
+});
+
+describe('row times', () => {
+	const zone = 'America/Sao_Paulo';
+	const expected = DateTime.fromISO('2026-11-23T10:00:01', { zone }).toMillis();
+
+	it.each([
+		'23/11/2026 10:00:01',
+		'2026-11-23 10:00:01',
+		' 23/11/2026 10:00:01 ',
+		'2026-11-23T10:00:01',
+	])('reads %j as wall-clock time in the workflow timezone', (text) =>
+		expect(rowTime(text, zone)).toBe(expected),
+	);
+
+	it.each([undefined, '', 'ontem', '31/02/2026 10:00:00', 42])('has no time for %j', (value) =>
+		expect(rowTime(value, zone)).toBeUndefined(),
+	);
+});
