@@ -8,8 +8,11 @@ import type { RowIdentity } from './cursor';
 export interface RowIdentityRule {
 	/** Field whose value identifies the row for good (ficha number, call protocol), if the report has one. */
 	keyField?: string;
-	/** Fields a digest of the row leaves out: they change from one read to the next (getHC2's de/ate). */
-	volatileFields?: string[];
+	/**
+	 * Fields that tell the row apart when it has no key field: those fixed when the row is written
+	 * (not a result classified later, nor the range of the read). All fields when not given.
+	 */
+	digestFields?: string[];
 	/** Field holding the time the row carries. */
 	timeField: string;
 }
@@ -43,7 +46,7 @@ function canonicalJson(value: unknown): string {
 
 /**
  * A key that stays the same for the same row in every read: the key field's value when the row
- * has one, otherwise a SHA-256 digest of the row's fields (so two rows identical in every field
+ * has one, otherwise a SHA-256 digest of its identifying fields (so two rows equal in all of them
  * count as one).
  */
 export function rowKey(row: IDataObject, rule: RowIdentityRule): string {
@@ -51,8 +54,8 @@ export function rowKey(row: IDataObject, rule: RowIdentityRule): string {
 	if ((typeof value === 'string' && value.trim() !== '') || typeof value === 'number') {
 		return `${rule.keyField}:${String(value).trim()}`;
 	}
-	const stable: IDataObject = { ...row };
-	for (const field of rule.volatileFields ?? []) delete stable[field];
+	const stable: IDataObject = {};
+	for (const field of rule.digestFields ?? Object.keys(row)) stable[field] = row[field] ?? null;
 	return `sha256:${createHash('sha256').update(canonicalJson(stable)).digest('base64url').slice(0, 22)}`;
 }
 

@@ -34,13 +34,18 @@ describe('row keys', () => {
 		expect(rowKey({ ...row, tempo_fila: 13 }, rule)).not.toBe(key);
 	});
 
-	it('digest a row without its protocol, leaving out fields that change with each read', () => {
-		const rule = { keyField: 'protocolo', volatileFields: ['de', 'ate'], timeField: 'horario' };
+	it('digest only the fields fixed when the row was written, so a later classification or another read range is the same row', () => {
+		const rule = {
+			keyField: 'protocolo',
+			digestFields: ['horario', 'numero'],
+			timeField: 'horario',
+		};
 		const call = { horario: '2026-11-23 10:00:01', protocolo: '', numero: '(11) 3333-4444' };
 		expect(rowKey({ ...call, de: '23/11/2026 09:50', ate: '23/11/2026 10:00' }, rule)).toBe(
 			rowKey({ ...call, de: '23/11/2026 09:55', ate: '23/11/2026 10:05' }, rule),
 		);
-		expect(rowKey({ ...call, de: 'x' }, rule)).toMatch(/^sha256:/);
+		expect(rowKey({ ...call, resultado: 'Venda' }, rule)).toBe(rowKey(call, rule));
+		expect(rowKey({ ...call, numero: '(11) 3333-4445' }, rule)).not.toBe(rowKey(call, rule));
 	});
 });
 
