@@ -6,6 +6,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { API_ROOT_EXPRESSION } from '../nodes/Dialer/transport/request';
+
 /**
  * One dialer server (one customer tenant). The token goes in `Authorization` in one of the
  * three forms the API accepts; the webhook secret and the report login are used by the
@@ -113,8 +115,8 @@ export class DialerApi implements ICredentialType {
 
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL:
-				'={{ String($credentials.baseUrl).trim().replace(/\\/+$/, "") }}/{{ String($credentials.pathSegment).trim().replace(/^\\/+|\\/+$/g, "") }}/api',
+			// The same base URL and path segment rules as the node's requests.
+			baseURL: API_ROOT_EXPRESSION,
 			url: '/getTime',
 			method: 'POST',
 			headers: { 'Content-Type': 'application/x-www-form-urlencoded' },

@@ -6,16 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import * as agent from './actions/agent/Agent.resource';
-import * as audio from './actions/audio/Audio.resource';
-import * as batch from './actions/batch/Batch.resource';
-import * as call from './actions/call/Call.resource';
-import * as queue from './actions/queue/Queue.resource';
-import * as report from './actions/report/Report.resource';
-import { requestOptions } from './actions/options';
-import { router } from './actions/router';
-import * as team from './actions/team/Team.resource';
+import { resourceProperties, router } from './actions/router';
 import { searchBatches, searchTeams } from './methods/listSearch';
+import { ACTION_TIMEOUT_MS, REPORT_TIMEOUT_MS } from './transport/request';
 
 export class Dialer implements INodeType {
 	description: INodeTypeDescription = {
@@ -26,49 +19,45 @@ export class Dialer implements INodeType {
 		version: 1,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
 		description:
-			'Control a call-center dialer: log agents out or end their pause, read active calls, create queues, move batches, list teams and batches, deactivate audios, and read reports',
+			'Control a call-center dialer: log agents out or end their pause, read active calls, ' +
+			'create queues, move batches, list teams and batches, deactivate audios, and read reports',
 		defaults: { name: 'Dialer' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'dialerApi', required: true }],
 		properties: [
+			...resourceProperties,
+			// Settings of the node's requests, the same for every operation.
 			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
 				options: [
-					{ name: 'Agent', value: 'agent', description: 'Agents logged in to the dialer' },
 					{
-						name: 'Audio',
-						value: 'audio',
-						description: 'Recorded messages played by queues and IVRs',
+						displayName: 'Parallel Requests',
+						name: 'parallelRequests',
+						type: 'number',
+						default: 5,
+						typeOptions: { minValue: 1, maxValue: 50, numberPrecision: 0 },
+						description:
+							'How many input items to send to the dialer at the same time. Without this option ' +
+							'items run one after the other, in order. Output order always follows input order.',
 					},
 					{
-						name: 'Batch',
-						value: 'batch',
-						description: 'Batches (lotes) of prospects dialed by a queue',
+						displayName: 'Timeout',
+						name: 'timeout',
+						type: 'number',
+						default: ACTION_TIMEOUT_MS,
+						typeOptions: { minValue: 1, numberPrecision: 0 },
+						description:
+							"Milliseconds to wait for the dialer's answer before failing the item. Without " +
+							`this option: ${ACTION_TIMEOUT_MS} for actions, ${REPORT_TIMEOUT_MS} for reports.`,
 					},
-					{ name: 'Call', value: 'call', description: 'Calls in progress on extensions' },
-					{ name: 'Queue', value: 'queue', description: 'Outbound dialing queues' },
-					{
-						name: 'Report',
-						value: 'report',
-						description: 'Filled forms, classifications, call history and inbound calls',
-					},
-					{ name: 'Team', value: 'team', description: 'Teams of agents' },
 				],
-				default: 'report',
 			},
-			...agent.description,
-			...audio.description,
-			...batch.description,
-			...call.description,
-			...queue.description,
-			...report.description,
-			...team.description,
-			requestOptions,
 		],
 	};
 

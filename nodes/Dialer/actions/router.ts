@@ -1,35 +1,121 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { ParameterError } from '../helpers/ParameterError';
-import * as agent from './agent/Agent.resource';
-import * as audio from './audio/Audio.resource';
-import * as batch from './batch/Batch.resource';
-import * as call from './call/Call.resource';
-import * as queue from './queue/Queue.resource';
-import * as report from './report/Report.resource';
-import * as team from './team/Team.resource';
+import { ParameterError } from '../helpers/parameters';
+import * as endPause from './agent/endPause.operation';
+import * as logout from './agent/logout.operation';
+import * as deactivate from './audio/deactivate.operation';
+import * as getBatches from './batch/getMany.operation';
+import * as moveToQueue from './batch/moveToQueue.operation';
+import * as getActive from './call/getActive.operation';
+import * as create from './queue/create.operation';
+import * as getCallHistory from './report/getCallHistory.operation';
+import * as getClassificationResults from './report/getClassificationResults.operation';
+import * as getFilledForms from './report/getFilledForms.operation';
+import * as getInboundCalls from './report/getInboundCalls.operation';
+import * as getTeams from './team/getMany.operation';
 
-type OperationExecute = (
-	this: IExecuteFunctions,
-	itemIndex: number,
-) => Promise<INodeExecutionData[]>;
+/** One operation file: its entry in the Operation list, its parameters, and what it runs. */
+interface Operation {
+	option: Required<Pick<INodePropertyOptions, 'name' | 'description' | 'action'>>;
+	properties: INodeProperties[];
+	execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]>;
+}
 
-/** Every resource/operation pair of the node and the function that runs it. */
-export const operations: Record<string, Record<string, { execute: OperationExecute }>> = {
-	agent: { logout: agent.logout, endPause: agent.endPause },
-	call: { getActive: call.getActive },
-	queue: { create: queue.create },
-	batch: { getMany: batch.getMany, moveToQueue: batch.moveToQueue },
-	team: { getMany: team.getMany },
-	audio: { deactivate: audio.deactivate },
+interface Resource {
+	name: string;
+	description: string;
+	/** The operation the editor selects first. */
+	default: string;
+	/** By the value users' workflows store; listed in the order the editor shows them. */
+	operations: Record<string, Operation>;
+}
+
+/** Every resource/operation pair of the node, in the order the editor shows them. */
+export const resources: Record<string, Resource> = {
+	agent: {
+		name: 'Agent',
+		description: 'Agents logged in to the dialer',
+		default: 'logout',
+		operations: { endPause, logout },
+	},
+	audio: {
+		name: 'Audio',
+		description: 'Recorded messages played by queues and IVRs',
+		default: 'deactivate',
+		operations: { deactivate },
+	},
+	batch: {
+		name: 'Batch',
+		description: 'Batches (lotes) of prospects dialed by a queue',
+		default: 'getMany',
+		operations: { getMany: getBatches, moveToQueue },
+	},
+	call: {
+		name: 'Call',
+		description: 'Calls in progress on extensions',
+		default: 'getActive',
+		operations: { getActive },
+	},
+	queue: {
+		name: 'Queue',
+		description: 'Outbound dialing queues',
+		default: 'create',
+		operations: { create },
+	},
 	report: {
-		getFilledForms: report.getFilledForms,
-		getClassificationResults: report.getClassificationResults,
-		getCallHistory: report.getCallHistory,
-		getInboundCalls: report.getInboundCalls,
+		name: 'Report',
+		description: 'Filled forms, classifications, call history and inbound calls',
+		default: 'getFilledForms',
+		operations: { getCallHistory, getClassificationResults, getFilledForms, getInboundCalls },
+	},
+	team: {
+		name: 'Team',
+		description: 'Teams of agents',
+		default: 'getMany',
+		operations: { getMany: getTeams },
 	},
 };
+
+/** Resource, then per resource its Operation list and each operation's parameters. */
+export const resourceProperties: INodeProperties[] = [
+	{
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		options: Object.entries(resources).map(([value, { name, description }]) => ({
+			name,
+			value,
+			description,
+		})),
+		default: 'report',
+	},
+	...Object.entries(resources).flatMap(([resource, { operations, default: selected }]) => [
+		{
+			displayName: 'Operation',
+			name: 'operation',
+			type: 'options',
+			noDataExpression: true,
+			displayOptions: { show: { resource: [resource] } },
+			options: Object.entries(operations).map(([value, { option }]) => ({
+				name: option.name,
+				value,
+				description: option.description,
+				action: option.action,
+			})),
+			default: selected,
+		} satisfies INodeProperties,
+		...Object.entries(operations).flatMap(([operation, { properties }]) =>
+			updateDisplayOptions({ show: { resource: [resource], operation: [operation] } }, properties),
+		),
+	]),
+];
 
 function asNodeError(
 	context: IExecuteFunctions,
@@ -55,7 +141,8 @@ function asNodeError(
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
-	const handler = operations[resource]?.[operation];
+	const operations = Object.hasOwn(resources, resource) ? resources[resource].operations : {};
+	const handler = Object.hasOwn(operations, operation) ? operations[operation] : undefined;
 	if (!handler) {
 		throw new NodeOperationError(
 			this.getNode(),

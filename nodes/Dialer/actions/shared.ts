@@ -1,14 +1,32 @@
 import { DateTime } from 'luxon';
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 
 import {
 	customRange,
+	isPeriodPreset,
+	ParameterError,
 	PERIOD_PRESETS,
 	presetRange,
 	toApiDateTime,
-	type PeriodPreset,
-} from '../helpers/dates';
-import { ParameterError } from '../helpers/ParameterError';
+} from '../helpers/parameters';
+import { rowsOf } from '../helpers/rows';
+import { dialerApiRequest, type ApiEndpoint, type ApiFields } from '../transport/request';
+
+/** A description that names the API field the parameter is sent as, then says the rest. */
+export function sentAs(text: string, apiField: string, rest?: string): string {
+	return `${text} (sent as ${apiField})${rest === undefined ? '' : `. ${rest}`}`;
+}
+
+const periodOptions: INodePropertyOptions[] = [
+	{ name: 'Custom', value: 'custom', description: 'A start and end of your choice' },
+	...Object.entries(PERIOD_PRESETS).map(([value, preset]) => ({ value, ...preset })),
+].sort((a, b) => a.name.localeCompare(b.name));
 
 /** Report range: a preset or a custom start and end, in the workflow's timezone. */
 export const periodProperties: INodeProperties[] = [
@@ -17,31 +35,10 @@ export const periodProperties: INodeProperties[] = [
 		name: 'period',
 		type: 'options',
 		default: 'yesterday',
-		options: [
-			{ name: 'Custom', value: 'custom', description: 'A start and end of your choice' },
-			{ name: 'Last 30 Days', value: 'last30Days', description: 'Today and the 29 days before it' },
-			{ name: 'Last 7 Days', value: 'last7Days', description: 'Today and the 6 days before it' },
-			{ name: 'Last Month', value: 'lastMonth', description: 'The calendar month before this one' },
-			{
-				name: 'Last Week',
-				value: 'lastWeek',
-				description: 'The calendar week (Monday to Sunday) before this one',
-			},
-			{
-				name: 'This Month',
-				value: 'thisMonth',
-				description: 'The calendar month containing today',
-			},
-			{
-				name: 'This Week',
-				value: 'thisWeek',
-				description: 'The calendar week (Monday to Sunday) containing today',
-			},
-			{ name: 'Today', value: 'today', description: 'From 00:00:00 to 23:59:59 today' },
-			{ name: 'Yesterday', value: 'yesterday', description: 'The whole of yesterday' },
-		],
+		options: periodOptions,
 		description:
-			"Time range of the report, in the workflow's timezone (Settings > Timezone). Sent to the dialer as de/ate in YYYYMMDDhhmmss.",
+			"Time range of the report, in the workflow's timezone (Settings > Timezone). Sent to the " +
+			'dialer as de/ate in YYYYMMDDhhmmss.',
 	},
 	{
 		displayName: 'Start',
@@ -51,7 +48,8 @@ export const periodProperties: INodeProperties[] = [
 		required: true,
 		displayOptions: { show: { period: ['custom'] } },
 		description:
-			"First moment of the range (inclusive), in the workflow's timezone. Accepts the date picker, ISO 8601 text (2026-11-21T08:00:00) or 14 digits (20261121080000).",
+			"First moment of the range (inclusive), in the workflow's timezone. Accepts the date " +
+			'picker, ISO 8601 text (2026-11-21T08:00:00) or 14 digits (20261121080000).',
 	},
 	{
 		displayName: 'End',
@@ -61,7 +59,8 @@ export const periodProperties: INodeProperties[] = [
 		required: true,
 		displayOptions: { show: { period: ['custom'] } },
 		description:
-			'Last moment of the range (inclusive), not before Start. A date without a time (2026-11-21) means the end of that day.',
+			'Last moment of the range (inclusive), not before Start. A date without a time ' +
+			'(2026-11-21) means the end of that day.',
 	},
 ];
 
@@ -71,7 +70,7 @@ export function readPeriod(
 	itemIndex: number,
 ): { de: string; ate: string } {
 	const zone = this.getTimezone();
-	const period = this.getNodeParameter('period', itemIndex) as PeriodPreset | 'custom';
+	const period = this.getNodeParameter('period', itemIndex);
 	let range;
 	if (period === 'custom') {
 		range = customRange(
@@ -79,13 +78,13 @@ export function readPeriod(
 			this.getNodeParameter('end', itemIndex),
 			zone,
 		);
-	} else if ((PERIOD_PRESETS as readonly string[]).includes(period)) {
+	} else if (isPeriodPreset(period)) {
 		range = presetRange(period, DateTime.now().setZone(zone));
 	} else {
 		throw new ParameterError(
 			'Period',
 			`"${String(period)}" is not a known period`,
-			`Choose one of ${PERIOD_PRESETS.join(', ')} or custom.`,
+			`Choose one of ${Object.keys(PERIOD_PRESETS).join(', ')} or custom.`,
 		);
 	}
 	return { de: toApiDateTime(range.start), ate: toApiDateTime(range.end) };
@@ -111,11 +110,31 @@ export const limitProperties: INodeProperties[] = [
 	},
 ];
 
-export function applyLimit(
+/**
+ * A list or report read in one request: the rows of the answer (under `listKey` when given), up
+ * to Return All or Limit, one item per row.
+ */
+export async function listItems(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	endpoint: ApiEndpoint,
+	fields: ApiFields,
+	listKey?: string,
+): Promise<INodeExecutionData[]> {
+	const answer = await dialerApiRequest.call(this, endpoint, fields, itemIndex);
+	return limitedItems.call(this, itemIndex, rowsOf(answer, listKey));
+}
+
+/** The rows up to Return All or Limit, one item per row. */
+export function limitedItems(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	rows: IDataObject[],
-): IDataObject[] {
+): INodeExecutionData[] {
+	return limit.call(this, itemIndex, rows).map((json) => ({ json }));
+}
+
+function limit(this: IExecuteFunctions, itemIndex: number, rows: IDataObject[]): IDataObject[] {
 	if (this.getNodeParameter('returnAll', itemIndex) as boolean) return rows;
 	const limit = this.getNodeParameter('limit', itemIndex) as number;
 	if (!Number.isInteger(limit) || limit < 1) {
@@ -148,7 +167,10 @@ const PICKERS: Record<
 	},
 };
 
-/** A batch or team picked from the dialer's list, or given by ID or by name (the API takes either). */
+/**
+ * A batch or team picked from the dialer's list, or given by ID or by name (the API takes
+ * either).
+ */
 export function resourcePicker(
 	resource: PickableResource,
 	property: Pick<INodeProperties, 'displayName' | 'name' | 'description'> & { required?: boolean },
@@ -205,56 +227,91 @@ export function readPicked(
 	return String(value ?? '').trim();
 }
 
-/** Report filters the API takes by ID or name; each operation's Filters collection picks from these. */
-export const filterProperties = {
+/** A filter of a list: its parameter, and the API field it is sent as. */
+export interface Filter {
+	apiField: string;
+	/** The parameter, without its description: each operation describes what it filters. */
+	property: Omit<INodeProperties, 'description'>;
+}
+
+/** Filters the API takes by ID or name, offered by several lists and reports. */
+export const sharedFilters = {
 	operation: {
-		displayName: 'Operation (ID or Name)',
-		name: 'operation',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. 2 or Operação Cobrança',
-		description: 'Only results of this operation (a group of queues), by numeric ID or exact name',
+		apiField: 'operacao',
+		property: {
+			displayName: 'Operation (ID or Name)',
+			name: 'operation',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. 2 or Operação Cobrança',
+		},
 	},
 	queue: {
-		displayName: 'Queue (ID or Name)',
-		name: 'queue',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. 12 or Fila Ativa Cobrança',
-		description: 'Only results of this queue, by numeric ID or exact description',
+		apiField: 'fila',
+		property: {
+			displayName: 'Queue (ID or Name)',
+			name: 'queue',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. 12 or Fila Ativa Cobrança',
+		},
 	},
-	batch: resourcePicker('batch', {
-		displayName: 'Batch',
-		name: 'batch',
-		description: 'Only results of this batch of prospects',
-	}),
-	team: resourcePicker('team', {
-		displayName: 'Team',
-		name: 'team',
-		description: 'Only results of agents of this team',
-	}),
+	batch: {
+		apiField: 'lote',
+		property: resourcePicker('batch', { displayName: 'Batch', name: 'batch' }),
+	},
+	team: {
+		apiField: 'time',
+		property: resourcePicker('team', { displayName: 'Team', name: 'team' }),
+	},
 	agent: {
-		displayName: 'Agent (ID or Login)',
-		name: 'agent',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. 101 or maria.souza',
-		description: 'Only results of this agent, by numeric ID or login',
+		apiField: 'agente',
+		property: {
+			displayName: 'Agent (ID or Login)',
+			name: 'agent',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. 101 or maria.souza',
+		},
 	},
-} satisfies Record<string, INodeProperties>;
+} satisfies Record<string, Filter>;
 
-/** Reads the Filters collection into API fields; filters left empty are not sent. */
-export function readFilters(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	apiFieldByFilter: Record<string, string>,
-): Record<string, string> {
-	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-	const fields: Record<string, string> = {};
-	for (const [filter, apiField] of Object.entries(apiFieldByFilter)) {
-		if (!(filter in filters)) continue;
-		const value = readPicked.call(this, `filters.${filter}`, itemIndex);
-		if (value !== '') fields[apiField] = value;
-	}
-	return fields;
+/** A filter as one operation offers it: what it keeps, and what else to say after the field. */
+export type FilterOffer = [filter: Filter, keeps: string, rest?: string];
+
+/** The Filters collection of an operation, and the reading of it into API fields. */
+export interface OfferedFilters {
+	property: INodeProperties;
+	/** The filters set on this item as API fields; filters left empty are not sent. */
+	read(context: IExecuteFunctions, itemIndex: number): Record<string, string>;
+}
+
+export function offerFilters(
+	offers: FilterOffer[],
+	collection: Pick<INodeProperties, 'description'> = {},
+): OfferedFilters {
+	return {
+		property: {
+			displayName: 'Filters',
+			name: 'filters',
+			type: 'collection',
+			placeholder: 'Add Filter',
+			default: {},
+			...collection,
+			options: offers.map(([filter, keeps, rest]) => ({
+				...filter.property,
+				description: sentAs(keeps, filter.apiField, rest),
+			})),
+		},
+		read(context, itemIndex) {
+			const set = context.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+			const fields: Record<string, string> = {};
+			for (const [{ apiField, property }] of offers) {
+				if (!(property.name in set)) continue;
+				const value = readPicked.call(context, `filters.${property.name}`, itemIndex);
+				if (value !== '') fields[apiField] = value;
+			}
+			return fields;
+		},
+	};
 }

@@ -5,8 +5,10 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
+import * as batches from '../actions/batch/getMany.operation';
+import * as teams from '../actions/team/getMany.operation';
 import { rowsOf } from '../helpers/rows';
-import { dialerApiRequest, type ApiOperation } from '../transport';
+import { dialerApiRequest, type ApiEndpoint } from '../transport/request';
 
 const firstText = (record: IDataObject, keys: string[]) =>
 	keys
@@ -16,14 +18,13 @@ const firstText = (record: IDataObject, keys: string[]) =>
 /** Lists records for a picker; the API has no search, so the filter applies here. */
 async function search(
 	context: ILoadOptionsFunctions,
-	operation: ApiOperation,
-	listKey: string,
+	list: { endpoint: ApiEndpoint; listKey: string },
 	filter?: string,
 ): Promise<INodeListSearchResult> {
 	const needle = filter?.trim().toLowerCase() ?? '';
 	const results: INodeListSearchItems[] = rowsOf(
-		await dialerApiRequest.call(context, operation, {}),
-		listKey,
+		await dialerApiRequest.call(context, list.endpoint, {}),
+		list.listKey,
 	)
 		.map((record) => {
 			const id = firstText(record, ['id', 'codigo']);
@@ -39,12 +40,12 @@ export async function searchBatches(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	return await search(this, 'getLotesAtivos', 'lotes', filter);
+	return await search(this, batches, filter);
 }
 
 export async function searchTeams(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	return await search(this, 'getTime', 'times', filter);
+	return await search(this, teams, filter);
 }

@@ -10,6 +10,8 @@ import type {
 	INodeExecutionData,
 } from 'n8n-workflow';
 
+import { router } from '../../../nodes/Dialer/actions/router';
+
 /** What the fake dialer answers: a status, a body, and optionally a content type or a thrown error. */
 export interface FakeResponse {
 	status?: number;
@@ -168,3 +170,39 @@ export function fakeExecuteFunctions(options: FakeContextOptions) {
 	};
 	return { context: context as unknown as IExecuteFunctions, sent, load };
 }
+
+/**
+ * Runs the Dialer node once through its router, as n8n does: its output items, and the requests
+ * it sent (the first one's form and path under the API root, for the usual single request).
+ */
+export async function runNode(options: FakeContextOptions) {
+	const { context, sent, load } = fakeExecuteFunctions(options);
+	const [items] = await router.call(context);
+	return {
+		items,
+		sent,
+		load,
+		form: sent[0]?.form,
+		path: sent[0]?.url.replace('https://acme.dialer.test:8607/ipbox/api/', ''),
+	};
+}
+
+/** Runs the node expecting it to fail: the error, and what was sent before it. */
+export async function failNode(options: FakeContextOptions) {
+	const { context, sent } = fakeExecuteFunctions(options);
+	const error = await router.call(context).then(
+		() => undefined,
+		(caught: unknown) => caught,
+	);
+	return { error, sent };
+}
+
+/** A resource locator value, as the editor stores a picked batch or team. */
+export const picked = (value: string, mode = 'list') => ({ __rl: true, mode, value });
+
+/** A report period from 1 to 21 November 2026, sent as 20261101000000 to 20261121235959. */
+export const customPeriod = {
+	period: 'custom',
+	start: '2026-11-01T00:00:00',
+	end: '2026-11-21T23:59:59',
+};

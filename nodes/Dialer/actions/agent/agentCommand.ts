@@ -1,16 +1,26 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireText } from '../../helpers/ids';
+import { requireText } from '../../helpers/parameters';
 import { recordOf } from '../../helpers/rows';
-import { dialerApiRequest, type ApiOperation } from '../../transport';
+import {
+	ACTION_TIMEOUT_MS,
+	dialerApiRequest,
+	type ApiEndpoint,
+	type ApiOperation,
+} from '../../transport/request';
+import { sentAs } from '../shared';
 
-/** Log out and end pause take the same fields (`user`, `ip`) and differ only in the API operation. */
-export function agentCommandDescription(
-	operation: string,
-	agentDescription: string,
-): INodeProperties[] {
-	return updateDisplayOptions({ show: { resource: ['agent'], operation: [operation] } }, [
+/**
+ * Log out and end pause take the same fields (`user`, `ip`) and differ only in the API
+ * operation.
+ */
+export function agentCommandEndpoint(operation: Extract<ApiOperation, 'logout' | 'pauseout'>) {
+	return { operation, streamed: false, defaultTimeout: ACTION_TIMEOUT_MS } satisfies ApiEndpoint;
+}
+
+/** The Agent Login parameter says what the command does to the agent, before and after `user`. */
+export function agentCommandProperties(agentIs: string, then: string): INodeProperties[] {
+	return [
 		{
 			displayName: 'Agent Login',
 			name: 'agent',
@@ -18,7 +28,7 @@ export function agentCommandDescription(
 			default: '',
 			required: true,
 			placeholder: 'e.g. maria.souza',
-			description: agentDescription,
+			description: sentAs(agentIs, 'user', then),
 		},
 		{
 			displayName: 'Additional Fields',
@@ -33,18 +43,20 @@ export function agentCommandDescription(
 					type: 'string',
 					default: '',
 					placeholder: 'e.g. 10.0.0.15',
-					description:
-						"IP address of the agent's workstation, for servers that ask for it (sent as ip)",
+					description: sentAs(
+						"IP address of the agent's workstation, for servers that ask for it",
+						'ip',
+					),
 				},
 			],
 		},
-	]);
+	];
 }
 
 export async function runAgentCommand(
 	this: IExecuteFunctions,
 	itemIndex: number,
-	apiOperation: Extract<ApiOperation, 'logout' | 'pauseout'>,
+	endpoint: ApiEndpoint,
 ): Promise<INodeExecutionData[]> {
 	const agent = requireText(
 		this.getNodeParameter('agent', itemIndex),
@@ -54,7 +66,7 @@ export async function runAgentCommand(
 	const { ip } = this.getNodeParameter('additionalFields', itemIndex, {}) as { ip?: string };
 	const payload = await dialerApiRequest.call(
 		this,
-		apiOperation,
+		endpoint,
 		{ user: agent, ip: ip?.trim() },
 		itemIndex,
 	);

@@ -1,15 +1,23 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { agentCommandDescription, runAgentCommand } from './agentCommand';
+import { agentCommandEndpoint, agentCommandProperties, runAgentCommand } from './agentCommand';
 
-export const description = agentCommandDescription(
-	'endPause',
-	'Login of the paused agent to make available again (sent as user). Fails if the agent is not in a pause.',
+export const option = {
+	name: 'End Pause',
+	description: 'Take an agent out of pause so they receive calls again',
+	action: 'End an agent pause',
+};
+
+export const endpoint = agentCommandEndpoint('pauseout');
+
+export const properties = agentCommandProperties(
+	'Login of the paused agent to make available again',
+	'Fails if the agent is not in a pause.',
 );
 
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	return await runAgentCommand.call(this, itemIndex, 'pauseout');
+	return await runAgentCommand.call(this, itemIndex, endpoint);
 }

@@ -1,11 +1,22 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireId } from '../../helpers/ids';
+import { requireId } from '../../helpers/parameters';
 import { recordOf } from '../../helpers/rows';
-import { dialerApiRequest } from '../../transport';
+import { ACTION_TIMEOUT_MS, dialerApiRequest, type ApiEndpoint } from '../../transport/request';
 
-const properties: INodeProperties[] = [
+export const option = {
+	name: 'Deactivate',
+	description: 'Deactivate an audio so it is no longer played',
+	action: 'Deactivate an audio',
+};
+
+export const endpoint: ApiEndpoint = {
+	operation: 'desativarAudio',
+	streamed: false,
+	defaultTimeout: ACTION_TIMEOUT_MS,
+};
+
+export const properties: INodeProperties[] = [
 	{
 		displayName: 'Audio ID',
 		name: 'audioId',
@@ -17,16 +28,11 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['audio'], operation: ['deactivate'] } },
-	properties,
-);
-
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const id = requireId(this.getNodeParameter('audioId', itemIndex), 'Audio ID');
-	const result = recordOf(await dialerApiRequest.call(this, 'desativarAudio', { id }, itemIndex));
+	const result = recordOf(await dialerApiRequest.call(this, endpoint, { id }, itemIndex));
 	return [{ json: { success: true, id, ...result } }];
 }

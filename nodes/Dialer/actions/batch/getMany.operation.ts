@@ -1,41 +1,37 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
-import { rowsOf } from '../../helpers/rows';
-import { dialerApiRequest } from '../../transport';
-import { applyLimit, filterProperties, limitProperties, readFilters } from '../shared';
+import { ACTION_TIMEOUT_MS, type ApiEndpoint } from '../../transport/request';
+import { limitProperties, listItems, offerFilters, sharedFilters } from '../shared';
 
-const properties: INodeProperties[] = [
-	...limitProperties,
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			{
-				...filterProperties.queue,
-				description:
-					'Only batches of this queue, by numeric ID or exact description (sent as fila). Without it, all active batches.',
-			},
-		],
-	},
-];
+export const option = {
+	name: 'Get Many',
+	description: 'List active batches of prospects, optionally of one queue',
+	action: 'Get many batches',
+};
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['batch'], operation: ['getMany'] } },
-	properties,
-);
+/** Also the list behind every batch picker. */
+export const endpoint: ApiEndpoint = {
+	operation: 'getLotesAtivos',
+	streamed: false,
+	defaultTimeout: ACTION_TIMEOUT_MS,
+};
+/** Where the answer keeps the batches. */
+export const listKey = 'lotes';
+
+const filters = offerFilters([
+	[
+		sharedFilters.queue,
+		'Only batches of this queue, by numeric ID or exact description',
+		'Without it, all active batches.',
+	],
+]);
+
+export const properties: INodeProperties[] = [...limitProperties, filters.property];
 
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const fields = readFilters.call(this, itemIndex, { queue: 'fila' });
-	const batches = rowsOf(
-		await dialerApiRequest.call(this, 'getLotesAtivos', fields, itemIndex),
-		'lotes',
-	);
-	return applyLimit.call(this, itemIndex, batches).map((json) => ({ json }));
+	const fields = filters.read(this, itemIndex);
+	return await listItems.call(this, itemIndex, endpoint, fields, listKey);
 }

@@ -1,18 +1,31 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireText } from '../../helpers/ids';
+import { requireText } from '../../helpers/parameters';
 import { recordOf } from '../../helpers/rows';
-import { dialerApiRequest } from '../../transport';
-import { readPicked, resourcePicker } from '../shared';
+import { ACTION_TIMEOUT_MS, dialerApiRequest, type ApiEndpoint } from '../../transport/request';
+import { readPicked, resourcePicker, sentAs } from '../shared';
 
-const properties: INodeProperties[] = [
+export const option = {
+	name: 'Move to Queue',
+	description: 'Move a batch of prospects to another queue',
+	action: 'Move a batch to a queue',
+};
+
+export const endpoint: ApiEndpoint = {
+	operation: 'changeLoteToFila',
+	streamed: false,
+	defaultTimeout: ACTION_TIMEOUT_MS,
+};
+
+export const properties: INodeProperties[] = [
 	resourcePicker('batch', {
 		displayName: 'Batch',
 		name: 'batch',
 		required: true,
-		description:
-			'Batch of prospects to move, from the list of active batches, or by ID or name (sent as lote)',
+		description: sentAs(
+			'Batch of prospects to move, from the list of active batches, or by ID or name',
+			'lote',
+		),
 	}),
 	{
 		displayName: 'Target Queue (ID or Name)',
@@ -21,15 +34,12 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. 12 or Fila Ativa Cobrança',
-		description:
-			'Queue that will dial the batch from now on, by numeric ID or exact description (sent as fila)',
+		description: sentAs(
+			'Queue that will dial the batch from now on, by numeric ID or exact description',
+			'fila',
+		),
 	},
 ];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['batch'], operation: ['moveToQueue'] } },
-	properties,
-);
 
 export async function execute(
 	this: IExecuteFunctions,
@@ -39,6 +49,6 @@ export async function execute(
 		lote: requireText(readPicked.call(this, 'batch', itemIndex), 'Batch', '42 or Lote Novembro'),
 		fila: requireText(this.getNodeParameter('queue', itemIndex), 'Target Queue (ID or Name)', '12'),
 	};
-	const moved = recordOf(await dialerApiRequest.call(this, 'changeLoteToFila', fields, itemIndex));
+	const moved = recordOf(await dialerApiRequest.call(this, endpoint, fields, itemIndex));
 	return [{ json: moved }];
 }

@@ -1,11 +1,24 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireText } from '../../helpers/ids';
+import { requireText } from '../../helpers/parameters';
 import { recordOf } from '../../helpers/rows';
-import { dialerApiRequest } from '../../transport';
+import { ACTION_TIMEOUT_MS, dialerApiRequest, type ApiEndpoint } from '../../transport/request';
+import { sentAs } from '../shared';
 
-const properties: INodeProperties[] = [
+export const option = {
+	name: 'Get Active',
+	description:
+		'Get the call in progress on an extension: number, prospect, queue, batch and call ID',
+	action: 'Get the active call of an extension',
+};
+
+export const endpoint: ApiEndpoint = {
+	operation: 'getLigacaoAtivaByRamal',
+	streamed: false,
+	defaultTimeout: ACTION_TIMEOUT_MS,
+};
+
+export const properties: INodeProperties[] = [
 	{
 		displayName: 'Extension',
 		name: 'extension',
@@ -13,14 +26,9 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. 1001',
-		description: 'Extension number whose current call to read, for example 1001 (sent as ramal)',
+		description: sentAs('Extension number whose current call to read, for example 1001', 'ramal'),
 	},
 ];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['call'], operation: ['getActive'] } },
-	properties,
-);
 
 export async function execute(
 	this: IExecuteFunctions,
@@ -28,7 +36,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const extension = requireText(this.getNodeParameter('extension', itemIndex), 'Extension', '1001');
 	const call = recordOf(
-		await dialerApiRequest.call(this, 'getLigacaoAtivaByRamal', { ramal: extension }, itemIndex),
+		await dialerApiRequest.call(this, endpoint, { ramal: extension }, itemIndex),
 	);
 	// An idle extension is an answer, not a failure: say so in the item.
 	if (Object.keys(call).length === 0) {

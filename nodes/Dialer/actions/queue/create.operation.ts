@@ -4,12 +4,45 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireText } from '../../helpers/ids';
-import { ParameterError } from '../../helpers/ParameterError';
+import { ParameterError, requireText } from '../../helpers/parameters';
 import { recordOf } from '../../helpers/rows';
-import { dialerApiRequest, type ApiFields } from '../../transport';
+import {
+	ACTION_TIMEOUT_MS,
+	dialerApiRequest,
+	type ApiEndpoint,
+	type ApiFields,
+} from '../../transport/request';
+import { sentAs } from '../shared';
+
+export const option = {
+	name: 'Create',
+	description: 'Create an active (outbound) queue and return its ID',
+	action: 'Create an active queue',
+};
+
+export const endpoint: ApiEndpoint = {
+	operation: 'criarFilaAtiva',
+	streamed: false,
+	defaultTimeout: ACTION_TIMEOUT_MS,
+};
+
+/** The dialing types, in the order the error message names them. */
+const DIALING_TYPES = [
+	{
+		name: 'Predictive',
+		value: 'PRE',
+		description: 'Dials ahead of agents becoming free, based on statistics',
+	},
+	{ name: 'Power', value: 'POW', description: 'Dials a fixed number of calls per available agent' },
+	{
+		name: 'Preview',
+		value: 'PRV',
+		description: 'The agent sees the prospect before the call is placed',
+	},
+	{ name: 'Message', value: 'MSG', description: 'Plays a message to the answered call' },
+	{ name: 'Single', value: 'SGL', description: 'One call at a time' },
+];
 
 interface NumberField {
 	name: string;
@@ -125,7 +158,6 @@ const OPTIONAL_NUMBERS: NumberField[] = [
 ];
 
 function numberProperty(field: NumberField, required: boolean): INodeProperties {
-	const sentAs = `${field.description} (sent as ${field.apiField})`;
 	const serverDefault =
 		field.serverDefault === undefined
 			? 'No server default.'
@@ -138,7 +170,7 @@ function numberProperty(field: NumberField, required: boolean): INodeProperties 
 		required,
 		default: initialValue,
 		typeOptions: { minValue: field.minValue, numberPrecision: 0 },
-		description: required ? sentAs : `${sentAs}. ${serverDefault}`,
+		description: sentAs(field.description, field.apiField, required ? undefined : serverDefault),
 	};
 }
 
@@ -154,7 +186,7 @@ function wholeNumber(value: unknown, field: NumberField): string {
 	return String(number);
 }
 
-const properties: INodeProperties[] = [
+export const properties: INodeProperties[] = [
 	{
 		displayName: 'Description',
 		name: 'description',
@@ -162,7 +194,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. Cobrança Novembro',
-		description: 'Name of the new queue (sent as descricao)',
+		description: sentAs('Name of the new queue', 'descricao'),
 	},
 	{
 		displayName: 'Operation (ID or Name)',
@@ -171,7 +203,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. 2 or Operação Cobrança',
-		description: 'Operation the queue belongs to, by numeric ID or exact name (sent as operacao)',
+		description: sentAs('Operation the queue belongs to, by numeric ID or exact name', 'operacao'),
 	},
 	{
 		displayName: 'Dialing Type',
@@ -179,26 +211,9 @@ const properties: INodeProperties[] = [
 		type: 'options',
 		default: 'PRE',
 		required: true,
-		options: [
-			{ name: 'Message', value: 'MSG', description: 'Plays a message to the answered call' },
-			{
-				name: 'Power',
-				value: 'POW',
-				description: 'Dials a fixed number of calls per available agent',
-			},
-			{
-				name: 'Predictive',
-				value: 'PRE',
-				description: 'Dials ahead of agents becoming free, based on statistics',
-			},
-			{
-				name: 'Preview',
-				value: 'PRV',
-				description: 'The agent sees the prospect before the call is placed',
-			},
-			{ name: 'Single', value: 'SGL', description: 'One call at a time' },
-		],
-		description: 'How the queue dials its prospects (sent as tipo_discagem)',
+		options: [...DIALING_TYPES].sort((a, b) => a.name.localeCompare(b.name)),
+
+		description: sentAs('How the queue dials its prospects', 'tipo_discagem'),
 	},
 	{
 		displayName: 'Overdial',
@@ -207,7 +222,8 @@ const properties: INodeProperties[] = [
 		default: false,
 		required: true,
 		description:
-			'Whether the queue may dial more calls than there are free agents (sent as overdial Y/N)',
+			'Whether the queue may dial more calls than there are free agents (sent as overdial ' +
+			'Y/N)',
 	},
 	...REQUIRED_NUMBERS.map((field) => numberProperty(field, true)),
 	{
@@ -217,8 +233,10 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. 1',
-		description:
-			'Dialing channel (trunk) the queue uses, as configured on the dialer (sent as canal_dialer)',
+		description: sentAs(
+			'Dialing channel (trunk) the queue uses, as configured on the dialer',
+			'canal_dialer',
+		),
 	},
 	{
 		displayName: 'Add Local Area Code',
@@ -227,7 +245,8 @@ const properties: INodeProperties[] = [
 		default: false,
 		required: true,
 		description:
-			'Whether to add the area code to local numbers before dialing (sent as adicionar_ddd_local Y/N)',
+			'Whether to add the area code to local numbers before dialing (sent as ' +
+			'adicionar_ddd_local Y/N)',
 	},
 	{
 		displayName: 'Carrier',
@@ -236,7 +255,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. 15',
-		description: 'Carrier selection digits used when dialing (sent as operadora)',
+		description: sentAs('Carrier selection digits used when dialing', 'operadora'),
 	},
 	{
 		displayName: 'Additional Fields',
@@ -251,17 +270,15 @@ const properties: INodeProperties[] = [
 				name: 'integrationId',
 				type: 'string',
 				default: '',
-				description:
-					'ID of an integration to attach to the queue (sent as integracao_id). No server default.',
+				description: sentAs(
+					'ID of an integration to attach to the queue',
+					'integracao_id',
+					'No server default.',
+				),
 			} satisfies INodeProperties,
 		].sort((a, b) => a.displayName.localeCompare(b.displayName)),
 	},
 ];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['queue'], operation: ['create'] } },
-	properties,
-);
 
 const yesNo = (value: unknown) => (value === true ? 'Y' : 'N');
 
@@ -283,11 +300,12 @@ export async function execute(
 		adicionar_ddd_local: yesNo(parameter('addLocalAreaCode')),
 		operadora: requireText(parameter('carrier'), 'Carrier', '15'),
 	};
-	if (!['PRE', 'POW', 'PRV', 'MSG', 'SGL'].includes(fields.tipo_discagem as string)) {
+	if (!DIALING_TYPES.some((type) => type.value === fields.tipo_discagem)) {
+		const names = DIALING_TYPES.map((type) => type.name);
 		throw new ParameterError(
 			'Dialing Type',
 			`"${fields.tipo_discagem}" is not a dialing type`,
-			'Choose Predictive, Power, Preview, Message or Single.',
+			`Choose ${names.slice(0, -1).join(', ')} or ${names.at(-1)}.`,
 		);
 	}
 	for (const field of REQUIRED_NUMBERS) {
@@ -301,6 +319,6 @@ export async function execute(
 	if (typeof additional.integrationId === 'string')
 		fields.integracao_id = additional.integrationId.trim();
 
-	const queue = recordOf(await dialerApiRequest.call(this, 'criarFilaAtiva', fields, itemIndex));
+	const queue = recordOf(await dialerApiRequest.call(this, endpoint, fields, itemIndex));
 	return [{ json: queue }];
 }

@@ -4,23 +4,74 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
-import { parseFichaIds, requireText } from '../../helpers/ids';
-import { rowsOf } from '../../helpers/rows';
-import { dialerApiDownload, dialerApiRequest, type ApiFields } from '../../transport';
+import { parseFichaIds, requireText } from '../../helpers/parameters';
 import {
-	applyLimit,
-	filterProperties,
+	dialerApiDownload,
+	REPORT_TIMEOUT_MS,
+	type ApiEndpoint,
+	type ApiFields,
+} from '../../transport/request';
+import {
 	limitProperties,
+	listItems,
+	offerFilters,
 	periodProperties,
-	readFilters,
 	readPeriod,
+	sentAs,
+	sharedFilters,
 } from '../shared';
+
+export const option = {
+	name: 'Get Filled Forms',
+	description: 'Fichas (filled forms) of a form in a period, or by ID, as items or as a CSV file',
+	action: 'Get filled forms',
+};
+
+/** Answered in one piece for the whole period, as JSON or CSV: JSON is parsed while it arrives. */
+export const endpoint: ApiEndpoint = {
+	operation: 'getFP1',
+	streamed: true,
+	defaultTimeout: REPORT_TIMEOUT_MS,
+};
 
 const byFormAndPeriod = { selectBy: ['formAndPeriod'] };
 
-const properties: INodeProperties[] = [
+const filters = offerFilters([
+	[sharedFilters.agent, 'Only fichas filled by this agent, by numeric ID or login'],
+	[sharedFilters.batch, 'Only fichas of prospects of this batch'],
+	[sharedFilters.operation, 'Only fichas in this operation, by numeric ID or name'],
+	[
+		{
+			apiField: 'prospect',
+			property: {
+				displayName: 'Prospect Name',
+				name: 'prospect',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. Ana Lima',
+			},
+		},
+		'Only fichas of prospects with this name',
+	],
+	[sharedFilters.queue, 'Only fichas in this queue, by numeric ID or name'],
+	[
+		{
+			apiField: 'status',
+			property: {
+				displayName: 'Status',
+				name: 'status',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. Finalizada',
+			},
+		},
+		'Only fichas with this status, as the dialer names it',
+	],
+	[sharedFilters.team, 'Only fichas filled by agents of this team'],
+]);
+
+export const properties: INodeProperties[] = [
 	{
 		displayName: 'Select Fichas By',
 		name: 'selectBy',
@@ -48,7 +99,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		displayOptions: { show: byFormAndPeriod },
 		placeholder: 'e.g. 4 or Pesquisa de Satisfação',
-		description: 'Form whose filled fichas to read, by numeric ID or exact name (sent as form)',
+		description: sentAs('Form whose filled fichas to read, by numeric ID or exact name', 'form'),
 	},
 	...periodProperties.map((property) => ({
 		...property,
@@ -62,8 +113,10 @@ const properties: INodeProperties[] = [
 		required: true,
 		displayOptions: { show: { selectBy: ['fichaIds'] } },
 		placeholder: 'e.g. 1200,1203,1210-1220',
-		description:
-			'Comma-separated ficha IDs, with hyphen ranges allowed, all of the same form (sent as fichaId)',
+		description: sentAs(
+			'Comma-separated ficha IDs, with hyphen ranges allowed, all of the same form',
+			'fichaId',
+		),
 	},
 	{
 		displayName: 'Output',
@@ -100,57 +153,8 @@ const properties: INodeProperties[] = [
 		description:
 			'Binary property that will hold the CSV file, for nodes such as Send Email or Write Files from Disk',
 	},
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			{
-				...filterProperties.agent,
-				description: 'Only fichas filled by this agent, by numeric ID or login (sent as agente)',
-			},
-			{
-				...filterProperties.batch,
-				description: 'Only fichas of prospects of this batch (sent as lote)',
-			},
-			{
-				...filterProperties.operation,
-				description: 'Only fichas in this operation, by numeric ID or name (sent as operacao)',
-			},
-			{
-				displayName: 'Prospect Name',
-				name: 'prospect',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. Ana Lima',
-				description: 'Only fichas of prospects with this name (sent as prospect)',
-			},
-			{
-				...filterProperties.queue,
-				description: 'Only fichas in this queue, by numeric ID or name (sent as fila)',
-			},
-			{
-				displayName: 'Status',
-				name: 'status',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. Finalizada',
-				description: 'Only fichas with this status, as the dialer names it (sent as status)',
-			},
-			{
-				...filterProperties.team,
-				description: 'Only fichas filled by agents of this team (sent as time)',
-			},
-		],
-	},
+	filters.property,
 ];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['report'], operation: ['getFilledForms'] } },
-	properties,
-);
 
 function fileSlug(text: string): string {
 	return (
@@ -181,15 +185,6 @@ export async function execute(
 					),
 					...readPeriod.call(this, itemIndex),
 				};
-	const filters = readFilters.call(this, itemIndex, {
-		batch: 'lote',
-		agent: 'agente',
-		team: 'time',
-		status: 'status',
-		operation: 'operacao',
-		queue: 'fila',
-		prospect: 'prospect',
-	});
 	// The report login is only sent when set: servers without permission checks do not expect it.
 	const credentials = await this.getCredentials('dialerApi');
 	const reportLogin: ApiFields = credentials.reportUser
@@ -197,14 +192,13 @@ export async function execute(
 		: {};
 	const fields: ApiFields = {
 		...selection,
-		...filters,
+		...filters.read(this, itemIndex),
 		formato: output === 'csvFile' ? 'csv' : 'json',
 		...reportLogin,
 	};
 
 	if (output === 'items') {
-		const fichas = rowsOf(await dialerApiRequest.call(this, 'getFP1', fields, itemIndex));
-		return applyLimit.call(this, itemIndex, fichas).map((json) => ({ json }));
+		return await listItems.call(this, itemIndex, endpoint, fields);
 	}
 
 	const binaryPropertyName = requireText(
@@ -212,7 +206,7 @@ export async function execute(
 		'Put Output File in Field',
 		'data',
 	);
-	const file = await dialerApiDownload.call(this, 'getFP1', fields, itemIndex);
+	const file = await dialerApiDownload.call(this, endpoint, fields, itemIndex);
 	const fileName =
 		selection.fichaId !== undefined
 			? `filled-forms-fichas-${fileSlug(selection.fichaId)}.csv`

@@ -1,42 +1,46 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
-import { rowsOf } from '../../helpers/rows';
-import { dialerApiRequest } from '../../transport';
-import { applyLimit, limitProperties, readFilters } from '../shared';
+import { ACTION_TIMEOUT_MS, type ApiEndpoint } from '../../transport/request';
+import { limitProperties, listItems, offerFilters } from '../shared';
 
-const properties: INodeProperties[] = [
-	...limitProperties,
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			{
+export const option = {
+	name: 'Get Many',
+	description: 'List teams, all or those of one agent',
+	action: 'Get many teams',
+};
+
+/** Also the list behind every team picker. */
+export const endpoint: ApiEndpoint = {
+	operation: 'getTime',
+	streamed: false,
+	defaultTimeout: ACTION_TIMEOUT_MS,
+};
+/** Where the answer keeps the teams. */
+export const listKey = 'times';
+
+const filters = offerFilters([
+	[
+		{
+			apiField: 'user',
+			property: {
 				displayName: 'Agent Login',
 				name: 'agent',
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. maria.souza',
-				description:
-					'Only the teams this agent belongs to (sent as user). Without it, all registered teams.',
 			},
-		],
-	},
-];
+		},
+		'Only the teams this agent belongs to',
+		'Without it, all registered teams.',
+	],
+]);
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['team'], operation: ['getMany'] } },
-	properties,
-);
+export const properties: INodeProperties[] = [...limitProperties, filters.property];
 
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const fields = readFilters.call(this, itemIndex, { agent: 'user' });
-	const teams = rowsOf(await dialerApiRequest.call(this, 'getTime', fields, itemIndex), 'times');
-	return applyLimit.call(this, itemIndex, teams).map((json) => ({ json }));
+	const fields = filters.read(this, itemIndex);
+	return await listItems.call(this, itemIndex, endpoint, fields, listKey);
 }

@@ -3,8 +3,12 @@
  * value for any JSON cut into any chunks, and a SyntaxError wherever JSON.parse throws one.
  */
 import fc from 'fast-check';
+import { NodeApiError } from 'n8n-workflow';
 
-import { ChunkedJsonParser } from '../../nodes/Dialer/transport/chunkedJson';
+import * as filledForms from '../../../nodes/Dialer/actions/report/getFilledForms.operation';
+import { ChunkedJsonParser } from '../../../nodes/Dialer/transport/body';
+import { dialerApiRequest } from '../../../nodes/Dialer/transport/request';
+import { fakeExecuteFunctions, type FakeResponse } from '../support/executeFunctions';
 
 /** Feeds `bytes` cut at `cuts` (any positions, inside multi-byte characters too). */
 function parseInChunks(bytes: Buffer, cuts: number[], batchBytes?: number): unknown {
@@ -141,5 +145,61 @@ describe('reading a JSON answer in chunks', () => {
 		for (let start = 0; start < bytes.length; start += 65_536)
 			parser.push(bytes.subarray(start, start + 65_536));
 		expect(parser.end()).toEqual(report);
+	});
+});
+
+describe('answers that arrive in pieces', () => {
+	async function report(response: FakeResponse, parameters: Record<string, unknown> = {}) {
+		const { context, sent } = fakeExecuteFunctions({ parameters, responses: [response] });
+		const result = await dialerApiRequest
+			.call(context, filledForms.endpoint, {}, 0)
+			.catch((caught: unknown) => caught);
+		return { result, sent };
+	}
+
+	it('reads a 20,000-row report cut into small chunks, inside rows and accented letters, as sent', async () => {
+		const rows = Array.from({ length: 20_000 }, (_, i) => ({
+			id: i,
+			cliente: `João Conceição ${i}`,
+			nota: 'diz "sim"\\ok',
+		}));
+		const { result } = await report({ body: { data: rows } });
+		expect(result).toEqual(rows);
+	});
+
+	it('turns a connection closed halfway through the body into an error with the HTTP status', async () => {
+		const reset = Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
+		const { result } = await report({
+			body: { data: Array(500).fill({ a: 1 }) },
+			breaksOff: reset,
+		});
+		expect(result).toBeInstanceOf(NodeApiError);
+		expect((result as NodeApiError).message).toBe(
+			'Dialer getFP1 failed (HTTP 200): connection closed by the server',
+		);
+	});
+
+	it('gives up on a body that stalls once the Timeout option has passed', async () => {
+		const { result } = await report(
+			{ body: { data: Array(500).fill({ a: 1 }) }, breaksOff: 'stall' },
+			{ options: { timeout: 200 } },
+		);
+		expect(result).toBeInstanceOf(NodeApiError);
+		expect((result as NodeApiError).message).toBe(
+			'Dialer getFP1 failed (HTTP 200): no answer in time',
+		);
+		expect((result as NodeApiError).description).toMatch(/Narrow the report period/);
+	});
+
+	it('stops reading when the execution is stopped', async () => {
+		const stop = new AbortController();
+		const { context } = fakeExecuteFunctions({
+			parameters: {},
+			cancelSignal: stop.signal,
+			responses: [{ body: { data: Array(500).fill({ a: 1 }) }, breaksOff: 'stall' }],
+		});
+		const reading = dialerApiRequest.call(context, filledForms.endpoint, {}, 0);
+		setTimeout(() => stop.abort(), 50);
+		await expect(reading).rejects.toThrow(NodeApiError);
 	});
 });

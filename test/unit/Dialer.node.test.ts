@@ -1,6 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { operations } from '../../nodes/Dialer/actions/router';
+import { resources as resourceTable } from '../../nodes/Dialer/actions/router';
 import { Dialer } from '../../nodes/Dialer/Dialer.node';
 
 const { description } = new Dialer();
@@ -43,9 +43,9 @@ describe('Dialer node description', () => {
 			for (const operation of selector.options as INodePropertyOptions[]) {
 				offered.push([String(resource.value), String(operation.value)]);
 				expect(operation.action).toBeTruthy();
-				expect(operations[String(resource.value)][String(operation.value)].execute).toBeInstanceOf(
-					Function,
-				);
+				expect(
+					resourceTable[String(resource.value)].operations[String(operation.value)].execute,
+				).toBeInstanceOf(Function);
 			}
 		}
 		expect(offered.sort()).toEqual([...CONTRACT].sort());

@@ -1,0 +1,214 @@
+import { DateTime } from 'luxon';
+
+/**
+ * What users enter, checked and put in the API's text forms (text, IDs, ficha IDs, dates and
+ * periods) before any request is sent.
+ */
+
+/**
+ * A problem with what the user entered, found before any request is sent. Helpers stay free of
+ * n8n's execution context by throwing this; the router turns it into a NodeOperationError that
+ * names the parameter, points at the item and says how to fix it.
+ */
+export class ParameterError extends Error {
+	constructor(
+		readonly parameter: string,
+		problem: string,
+		readonly fix: string,
+	) {
+		super(`${parameter}: ${problem}`);
+		this.name = 'ParameterError';
+	}
+}
+
+const WHOLE_NUMBER = /^\d+$/;
+const ID_RANGE = /^(\d+)\s*-\s*(\d+)$/;
+
+/** Trimmed text; an empty required value fails here rather than on the server. */
+export function requireText(value: unknown, parameter: string, example: string): string {
+	const text = value === undefined || value === null ? '' : String(value).trim();
+	if (text === '') {
+		throw new ParameterError(parameter, 'is empty', `Enter a value, for example ${example}.`);
+	}
+	return text;
+}
+
+/** A positive whole number given as text or number, returned in the API's text form. */
+export function requireId(value: unknown, parameter: string): string {
+	const text = requireText(value, parameter, '42');
+	if (!WHOLE_NUMBER.test(text) || /^0+$/.test(text)) {
+		throw new ParameterError(
+			parameter,
+			`"${text}" is not an ID`,
+			'Use a positive whole number, for example 42.',
+		);
+	}
+	return text.replace(/^0+/, '');
+}
+
+/**
+ * Ficha IDs as the API takes them: comma-separated IDs and hyphen ranges ("10, 12, 20-25").
+ * Returned in canonical form ("10,12,20-25") so the request is never malformed.
+ */
+export function parseFichaIds(value: unknown, parameter = 'Ficha IDs'): string {
+	const fix =
+		'Use IDs separated by commas, with hyphen ranges where useful, for example ' +
+		'1200,1203,1210-1220.';
+	const text = requireText(value, parameter, '1200,1203,1210-1220');
+	return text
+		.split(',')
+		.map((part) => {
+			const token = part.trim();
+			if (token === '') {
+				throw new ParameterError(parameter, 'contains an empty entry', fix);
+			}
+			const range = ID_RANGE.exec(token);
+			if (range) {
+				const [from, to] = [requireId(range[1], parameter), requireId(range[2], parameter)];
+				if (BigInt(from) > BigInt(to)) {
+					throw new ParameterError(parameter, `range "${token}" ends before it starts`, fix);
+				}
+				return `${from}-${to}`;
+			}
+			if (!WHOLE_NUMBER.test(token)) {
+				throw new ParameterError(parameter, `"${token}" is neither an ID nor a range`, fix);
+			}
+			return requireId(token, parameter);
+		})
+		.join(',');
+}
+
+/** The period presets as the editor offers them; `presetRange` gives each its range. */
+export const PERIOD_PRESETS = {
+	today: { name: 'Today', description: 'From 00:00:00 to 23:59:59 today' },
+	yesterday: { name: 'Yesterday', description: 'The whole of yesterday' },
+	last7Days: { name: 'Last 7 Days', description: 'Today and the 6 days before it' },
+	last30Days: { name: 'Last 30 Days', description: 'Today and the 29 days before it' },
+	thisWeek: {
+		name: 'This Week',
+		description: 'The calendar week (Monday to Sunday) containing today',
+	},
+	lastWeek: {
+		name: 'Last Week',
+		description: 'The calendar week (Monday to Sunday) before this one',
+	},
+	thisMonth: { name: 'This Month', description: 'The calendar month containing today' },
+	lastMonth: { name: 'Last Month', description: 'The calendar month before this one' },
+} as const satisfies Record<string, { name: string; description: string }>;
+
+export type PeriodPreset = keyof typeof PERIOD_PRESETS;
+
+export function isPeriodPreset(value: unknown): value is PeriodPreset {
+	return typeof value === 'string' && Object.hasOwn(PERIOD_PRESETS, value);
+}
+
+export interface DateRange {
+	start: DateTime;
+	end: DateTime;
+}
+
+/**
+ * The API's date-time form: 14 digits, local time of the dialer (taken as the workflow's
+ * timezone).
+ */
+export const API_DATE_TIME_FORMAT = 'yyyyMMddHHmmss';
+
+export function toApiDateTime(value: DateTime): string {
+	return value.toFormat(API_DATE_TIME_FORMAT);
+}
+
+/** Whole calendar days, weeks (Monday first) and months around `now`, in `now`'s zone. */
+export function presetRange(preset: PeriodPreset, now: DateTime): DateRange {
+	const today = now.startOf('day');
+	switch (preset) {
+		case 'today':
+			return { start: today, end: today.endOf('day') };
+		case 'yesterday': {
+			const yesterday = today.minus({ days: 1 });
+			return { start: yesterday, end: yesterday.endOf('day') };
+		}
+		case 'last7Days':
+			return { start: today.minus({ days: 6 }), end: today.endOf('day') };
+		case 'last30Days':
+			return { start: today.minus({ days: 29 }), end: today.endOf('day') };
+		case 'thisWeek':
+			return { start: now.startOf('week'), end: now.endOf('week') };
+		case 'lastWeek': {
+			const lastWeek = now.minus({ weeks: 1 });
+			return { start: lastWeek.startOf('week'), end: lastWeek.endOf('week') };
+		}
+		case 'thisMonth':
+			return { start: now.startOf('month'), end: now.endOf('month') };
+		case 'lastMonth': {
+			const lastMonth = now.minus({ months: 1 });
+			return { start: lastMonth.startOf('month'), end: lastMonth.endOf('month') };
+		}
+	}
+}
+
+const FOURTEEN_DIGITS = /^\d{14}$/;
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+function isLuxonLike(value: unknown): value is { toISO(): string | null } {
+	// Expressions hand over n8n's own luxon DateTime, which may be another copy of the class.
+	return (
+		typeof value === 'object' && value !== null && typeof (value as DateTime).toISO === 'function'
+	);
+}
+
+/**
+ * Reads a date picker value or an expression result (ISO string, 14-digit string, luxon DateTime
+ * or JS Date) as a moment in `zone`. Values without an offset are wall-clock times in `zone`;
+ * values with one are converted to it. A date without time means the start of that day, or its
+ * end when `dateOnlyMeans` is 'endOfDay'.
+ */
+export function parseDateTime(
+	value: unknown,
+	zone: string,
+	parameter: string,
+	dateOnlyMeans: 'startOfDay' | 'endOfDay' = 'startOfDay',
+): DateTime {
+	const fix =
+		'Use the date picker, an ISO 8601 value such as 2026-11-21T08:00:00, or 14 digits such as ' +
+		'20261121080000.';
+	let parsed: DateTime;
+	if (value instanceof Date) {
+		parsed = DateTime.fromJSDate(value, { zone });
+	} else if (isLuxonLike(value)) {
+		parsed = DateTime.fromISO(value.toISO() ?? '', { setZone: true }).setZone(zone);
+	} else if (typeof value === 'string' && value.trim() !== '') {
+		const text = value.trim();
+		if (FOURTEEN_DIGITS.test(text)) {
+			parsed = DateTime.fromFormat(text, API_DATE_TIME_FORMAT, { zone });
+		} else {
+			parsed = DateTime.fromISO(text, { zone }).setZone(zone);
+			if (parsed.isValid && DATE_ONLY.test(text) && dateOnlyMeans === 'endOfDay') {
+				parsed = parsed.endOf('day');
+			}
+		}
+	} else {
+		throw new ParameterError(parameter, 'is empty or not a date', fix);
+	}
+	if (!parsed.isValid) {
+		throw new ParameterError(parameter, `"${String(value)}" is not a valid date`, fix);
+	}
+	if (parsed.year < 1000 || parsed.year > 9999) {
+		throw new ParameterError(parameter, `year ${parsed.year} cannot be sent to the dialer`, fix);
+	}
+	return parsed;
+}
+
+export function customRange(start: unknown, end: unknown, zone: string): DateRange {
+	const range = {
+		start: parseDateTime(start, zone, 'Start'),
+		end: parseDateTime(end, zone, 'End', 'endOfDay'),
+	};
+	if (range.end < range.start) {
+		throw new ParameterError(
+			'End',
+			`${range.end.toISO()} is before Start ${range.start.toISO()}`,
+			'Set End to the same moment as Start or later.',
+		);
+	}
+	return range;
+}

@@ -1,0 +1,177 @@
+import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import type { ApiOperation } from './request';
+
+export interface ApiFailure {
+	operation: ApiOperation;
+	status?: number;
+	problem: string;
+	hint: string;
+	itemIndex?: number;
+}
+
+export function apiError(node: INode, failure: ApiFailure): NodeApiError {
+	const status = failure.status === undefined ? '' : ` (HTTP ${failure.status})`;
+	const message = `Dialer ${failure.operation} failed${status}: ${failure.problem}`;
+	// A plain, hand-built response object: never the HTTP client's error, which carries request
+	// headers.
+	const response: JsonObject = { message, operation: failure.operation };
+	if (failure.status !== undefined) response.httpCode = String(failure.status);
+	return new NodeApiError(node, response, {
+		message,
+		description: failure.hint,
+		httpCode: failure.status === undefined ? undefined : String(failure.status),
+		itemIndex: failure.itemIndex,
+	});
+}
+
+const STATUS_HINTS: Record<number, string> = {
+	400: 'The dialer rejected the request fields. Check the parameters of this operation.',
+	401:
+		'The dialer rejected the token. Copy it again from the console (API > Token) and check the ' +
+		'header style in the credential.',
+	403:
+		'The token is not allowed to use this operation. Check its permissions in the dialer ' +
+		'console.',
+	404:
+		'No dialer API at this address. Check the base URL (with its port) and the path segment ' +
+		'in the credential.',
+	405:
+		'The server at this address is not a dialer API. Check the base URL and the path segment ' +
+		'in the credential.',
+	429: 'The dialer is limiting requests. Retry later or lower the number of items per run.',
+};
+
+export function hintForStatus(status: number): string {
+	if (STATUS_HINTS[status]) return STATUS_HINTS[status];
+	if (status >= 500) {
+		return (
+			'The dialer had an internal problem. Retry later; if it persists, contact the dialer ' +
+			'administrator.'
+		);
+	}
+	return 'The dialer did not accept the request. Check the parameters and the credential.';
+}
+
+const NETWORK_HINTS: Array<[RegExp, string, string]> = [
+	[
+		/ECONNREFUSED/,
+		'connection refused',
+		'Nothing answers at the base URL. Check the host and the port in the credential.',
+	],
+	[
+		/ENOTFOUND|EAI_AGAIN/,
+		'host not found',
+		'The host name in the base URL does not resolve. Check it in the credential.',
+	],
+	[
+		/ETIMEDOUT|ECONNABORTED|timeout/i,
+		'no answer in time',
+		'The dialer did not answer in time. Narrow the report period or retry later.',
+	],
+	[
+		/ECONNRESET|socket hang up/i,
+		'connection closed by the server',
+		'The dialer closed the connection. Retry later; check a proxy or firewall in between.',
+	],
+	[
+		/CERT|SSL|TLS|self[- ]signed/i,
+		'TLS certificate not trusted',
+		'The server certificate could not be verified. For an on-premise server with a ' +
+			'self-signed certificate, turn on "Ignore SSL Issues" in the credential.',
+	],
+];
+
+/** What went wrong when no answer (or only part of one) came back. */
+export function networkFailure(
+	error: unknown,
+	deadline: AbortSignal,
+): { problem: string; hint: string } {
+	const details = error as { code?: unknown; message?: unknown; cause?: { code?: unknown } };
+	// Past the deadline the client only sees "canceled" or "aborted": the deadline says why.
+	const text = deadline.aborted
+		? 'timeout'
+		: [details.code, details.cause?.code, details.message].filter(Boolean).join(' ');
+	for (const [pattern, problem, hint] of NETWORK_HINTS) {
+		if (pattern.test(text)) return { problem, hint };
+	}
+	return {
+		problem: 'the request could not be completed',
+		hint: 'Check the base URL in the credential and the network between n8n and the dialer.',
+	};
+}
+
+export const NOT_JSON_HINT =
+	'The dialer or a proxy in front of it sent an unexpected page. Retry later; if it persists, ' +
+	'check the base URL and path segment.';
+export const REFUSED_HINT =
+	'The dialer refused the request. Check the values given to this operation (IDs and names ' +
+	'must exist on the dialer).';
+export const REFUSED_EXPORT_HINT =
+	'The dialer refused the export. Check the form, the period or the ficha IDs.';
+
+function textField(value: unknown): string | undefined {
+	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
+function isRecord(value: unknown): value is IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The message a JSON body carries, under any of the names servers of this family use. */
+function messageOf(body: unknown): string | undefined {
+	if (!isRecord(body)) return undefined;
+	return (
+		textField(body.message) ??
+		textField(body.mensagem) ??
+		textField(body.error) ??
+		textField(body.erro) ??
+		textField(body.msg)
+	);
+}
+
+/** Readable text from an error body (its JSON message, or HTML/plain text without markup). */
+export function describeBody(text: string): string {
+	const trimmed = text.trim();
+	if (trimmed === '') return 'empty answer';
+	try {
+		const message = messageOf(JSON.parse(trimmed));
+		if (message) return message;
+	} catch {
+		// Not JSON: the text itself is the best description.
+	}
+	const plain = trimmed
+		.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')
+		.replace(/<[^>]+>/g, ' ')
+		.replace(/\s+/g, ' ')
+		.trim();
+	return plain.length > 200 ? `${plain.slice(0, 200)}…` : plain;
+}
+
+const SUCCESS_STATUSES = new Set(['success', 'ok', 'sucesso']);
+
+function isSet(value: unknown): boolean {
+	return value !== undefined && value !== null && value !== false && value !== '';
+}
+
+/**
+ * The message of a body that reports failure, or undefined when it does not. A `status` other
+ * than success counts only on a small status/message body, so a bare record that happens to have
+ * a `status` field (a prospect's, say) is not mistaken for an error.
+ */
+export function failureMessage(body: unknown): string | undefined {
+	if (!isRecord(body)) return undefined;
+	const status = typeof body.status === 'string' ? body.status.trim().toLowerCase() : '';
+	const statusFailed =
+		status !== '' &&
+		!SUCCESS_STATUSES.has(status) &&
+		(body.data === undefined || body.data === null) &&
+		(messageOf(body) !== undefined || Object.keys(body).length <= 2);
+	const failed = statusFailed || body.success === false || isSet(body.error) || isSet(body.erro);
+	if (!failed) return undefined;
+	return (
+		messageOf(body) ??
+		(status !== '' ? `status "${status}"` : JSON.stringify(body.error ?? body.erro ?? body))
+	);
+}

@@ -1,0 +1,279 @@
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+} from 'n8n-workflow';
+
+import { bodyStream, readAll, readJson, type BodyStream } from './body';
+import {
+	apiError,
+	describeBody,
+	failureMessage,
+	hintForStatus,
+	networkFailure,
+	NOT_JSON_HINT,
+	REFUSED_EXPORT_HINT,
+	REFUSED_HINT,
+} from './errors';
+
+/** The API operations, by the name that ends their path. */
+export type ApiOperation =
+	| 'logout'
+	| 'pauseout'
+	| 'getLigacaoAtivaByRamal'
+	| 'criarFilaAtiva'
+	| 'getLotesAtivos'
+	| 'changeLoteToFila'
+	| 'getTime'
+	| 'desativarAudio'
+	| 'getFP1'
+	| 'getRQ4'
+	| 'getHC2'
+	| 'getRE2';
+
+// Reports can be large (100,000 rows and more); everything else should answer quickly.
+export const REPORT_TIMEOUT_MS = 300_000;
+export const ACTION_TIMEOUT_MS = 60_000;
+
+/** One API operation and how its answer is transferred, declared beside the node operation. */
+export interface ApiEndpoint {
+	operation: ApiOperation;
+	/**
+	 * Read the answer as a stream and parse it while it arrives (large answers in one piece), or
+	 * read it whole (small answers, and those that come many at a time).
+	 */
+	streamed: boolean;
+	/** Milliseconds to wait for the whole answer when Options → Timeout is not set. */
+	defaultTimeout: number;
+}
+
+/** Form fields; undefined and empty values are left out so server defaults apply. */
+export type ApiFields = Record<string, string | undefined>;
+
+export interface RawResponse {
+	body: Buffer;
+	contentType: string;
+}
+
+type DialerContext = IExecuteFunctions | ILoadOptionsFunctions;
+
+/** Where the API is: the credential's base URL and path segment, and its TLS switch. */
+export interface Server {
+	baseUrl: string;
+	pathSegment: string;
+	skipTlsValidation: boolean;
+}
+
+// Users paste base URLs with a trailing slash and path segments with slashes around them.
+const TRAILING_SLASHES = /\/+$/;
+const EDGE_SLASHES = /^\/+|\/+$/g;
+
+/** The API root as an expression on the credential, for its test request (same rules). */
+export const API_ROOT_EXPRESSION =
+	`={{ String($credentials.baseUrl).trim().replace(${TRAILING_SLASHES}, "") }}` +
+	`/{{ String($credentials.pathSegment).trim().replace(${EDGE_SLASHES}, "") }}/api`;
+
+export function serverOf(credentials: ICredentialDataDecryptedObject): Server {
+	return {
+		baseUrl: String(credentials.baseUrl ?? '')
+			.trim()
+			.replace(TRAILING_SLASHES, ''),
+		pathSegment: String(credentials.pathSegment ?? '')
+			.trim()
+			.replace(EDGE_SLASHES, ''),
+		skipTlsValidation: credentials.ignoreSslIssues === true,
+	};
+}
+
+// One credential read per node run: the loop over items must not decrypt it again and again.
+const servers = new WeakMap<object, Promise<Server>>();
+
+function serverFor(context: DialerContext): Promise<Server> {
+	let server = servers.get(context);
+	if (!server) {
+		server = context.getCredentials('dialerApi').then(serverOf);
+		servers.set(context, server);
+	}
+	return server;
+}
+
+export function operationUrl(
+	server: Pick<Server, 'baseUrl' | 'pathSegment'>,
+	operation: ApiOperation,
+): string {
+	const segment = server.pathSegment.split('/').map(encodeURIComponent).join('/');
+	return `${server.baseUrl}/${segment}/api/${operation}`;
+}
+
+export function encodeForm(fields: ApiFields): string {
+	const form = new URLSearchParams();
+	for (const [name, value] of Object.entries(fields)) {
+		if (value !== undefined && value !== '') form.append(name, value);
+	}
+	return form.toString();
+}
+
+/** The node's Options → Timeout for this item when set, else the operation's default. */
+function timeoutFor(context: DialerContext, endpoint: ApiEndpoint, itemIndex?: number): number {
+	// List searches in the editor have no item and no options.
+	if (itemIndex === undefined) return endpoint.defaultTimeout;
+	const timeout = (context as IExecuteFunctions).getNodeParameter(
+		'options.timeout',
+		itemIndex,
+		0,
+	) as number;
+	return typeof timeout === 'number' && timeout > 0 ? timeout : endpoint.defaultTimeout;
+}
+
+/** The cancel signal of the running execution (not there in the editor's list searches). */
+function cancelSignalOf(context: DialerContext): AbortSignal | undefined {
+	return 'getExecutionCancelSignal' in context ? context.getExecutionCancelSignal() : undefined;
+}
+
+/** An answer with a 2xx status, its body still arriving. */
+interface Answer {
+	status: number;
+	contentType: string;
+	body: BodyStream;
+}
+
+async function send(
+	context: DialerContext,
+	endpoint: ApiEndpoint,
+	fields: ApiFields,
+	itemIndex?: number,
+): Promise<Answer> {
+	const { operation } = endpoint;
+	const server = await serverFor(context);
+	const timeout = timeoutFor(context, endpoint, itemIndex);
+	// One deadline for the whole exchange, body included; a stopped execution stops it too.
+	const deadline = AbortSignal.timeout(timeout);
+	const cancel = cancelSignalOf(context);
+	const signal = cancel ? AbortSignal.any([deadline, cancel]) : deadline;
+	const request: IHttpRequestOptions = {
+		method: 'POST',
+		url: operationUrl(server, operation),
+		headers: {
+			'Content-Type': 'application/x-www-form-urlencoded',
+			Accept: 'application/json, text/csv, */*',
+		},
+		body: encodeForm(fields),
+		encoding: endpoint.streamed ? 'stream' : 'arraybuffer',
+		json: false,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		skipSslCertificateValidation: server.skipTlsValidation,
+		timeout,
+		abortSignal: signal,
+	};
+	const failed = (error: unknown, status?: number) =>
+		apiError(context.getNode(), {
+			operation,
+			itemIndex,
+			status,
+			...networkFailure(error, deadline),
+		});
+	let response: { statusCode?: number; headers?: IDataObject; body?: unknown };
+	try {
+		response = await context.helpers.httpRequestWithAuthentication.call(
+			context,
+			'dialerApi',
+			request,
+		);
+	} catch (error) {
+		throw failed(error);
+	}
+	const status = response.statusCode ?? 0;
+	const body = bodyStream(response.body, signal, (error) => failed(error, status));
+	if (status < 200 || status > 299) {
+		throw apiError(context.getNode(), {
+			operation,
+			itemIndex,
+			status,
+			problem: describeBody((await readAll(body)).toString('utf8')),
+			hint: hintForStatus(status),
+		});
+	}
+	return { status, contentType: String(response.headers?.['content-type'] ?? ''), body };
+}
+
+/**
+ * Calls one API operation and returns its JSON payload, unwrapped from the `data` envelope.
+ * Non-2xx answers, bodies that are not JSON, and 200 answers that report failure all become a
+ * NodeApiError naming the operation and the HTTP status; the token is never part of it.
+ */
+export async function dialerApiRequest(
+	this: DialerContext,
+	endpoint: ApiEndpoint,
+	fields: ApiFields,
+	itemIndex?: number,
+): Promise<unknown> {
+	const { operation } = endpoint;
+	const { status, body } = await send(this, endpoint, fields, itemIndex);
+	const answer = await readJson(body);
+	if (!answer.isJson) {
+		throw apiError(this.getNode(), {
+			operation,
+			itemIndex,
+			status,
+			problem:
+				answer.start.trim() === ''
+					? 'empty answer instead of JSON'
+					: `answer is not JSON (${describeBody(answer.start)})`,
+			hint: NOT_JSON_HINT,
+		});
+	}
+	const failure = failureMessage(answer.value);
+	if (failure !== undefined) {
+		throw apiError(this.getNode(), {
+			operation,
+			itemIndex,
+			status,
+			problem: failure,
+			hint: REFUSED_HINT,
+		});
+	}
+	return unwrapEnvelope(answer.value);
+}
+
+/** The payload under the `data` envelope when there is one; the whole body otherwise. */
+export function unwrapEnvelope(body: unknown): unknown {
+	if (typeof body === 'object' && body !== null && !Array.isArray(body) && 'data' in body) {
+		return (body as IDataObject).data;
+	}
+	return body;
+}
+
+/**
+ * Calls an operation whose answer is a file (the CSV export). A JSON answer that reports
+ * failure is still turned into an error, since the server uses the same content type for both.
+ */
+export async function dialerApiDownload(
+	this: DialerContext,
+	endpoint: ApiEndpoint,
+	fields: ApiFields,
+	itemIndex?: number,
+): Promise<RawResponse> {
+	const { status, contentType, body: stream } = await send(this, endpoint, fields, itemIndex);
+	const body = await readAll(stream);
+	if (body.subarray(0, 1).toString() === '{') {
+		let failure: string | undefined;
+		try {
+			failure = failureMessage(JSON.parse(body.toString('utf8')));
+		} catch {
+			failure = undefined;
+		}
+		if (failure !== undefined) {
+			throw apiError(this.getNode(), {
+				operation: endpoint.operation,
+				itemIndex,
+				status,
+				problem: failure,
+				hint: REFUSED_EXPORT_HINT,
+			});
+		}
+	}
+	return { body, contentType };
+}

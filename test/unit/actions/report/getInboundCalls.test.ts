@@ -1,0 +1,62 @@
+import { DateTime } from 'luxon';
+
+import { router } from '../../../../nodes/Dialer/actions/router';
+import { customPeriod, fakeExecuteFunctions, runNode } from '../../support/executeFunctions';
+
+describe('Report → Get Inbound Calls', () => {
+	it('sends the period in the workflow timezone', async () => {
+		const { form } = await runNode({
+			timezone: 'America/Sao_Paulo',
+			parameters: {
+				resource: 'report',
+				operation: 'getInboundCalls',
+				period: 'yesterday',
+				returnAll: true,
+				filters: {},
+			},
+			responses: [{ body: { data: { resultado: [] } } }],
+		});
+		const yesterday = DateTime.now().setZone('America/Sao_Paulo').minus({ days: 1 });
+		expect(form).toEqual({
+			de: `${yesterday.toFormat('yyyyMMdd')}000000`,
+			ate: `${yesterday.toFormat('yyyyMMdd')}235959`,
+		});
+	});
+
+	it('returns inbound calls from resultado', async () => {
+		const { path, form, items } = await runNode({
+			parameters: {
+				resource: 'report',
+				operation: 'getInboundCalls',
+				...customPeriod,
+				returnAll: true,
+				filters: { inboundRoute: 'SAC', queue: '5' },
+			},
+			responses: [{ body: { data: { resultado: [{ origem: '1', tempo_fila: 3 }] } } }],
+		});
+		expect(path).toBe('getRE2');
+		expect(form).toEqual({
+			de: '20261101000000',
+			ate: '20261121235959',
+			fila: '5',
+			rotaEntrada: 'SAC',
+		});
+		expect(items[0].json).toEqual({ origem: '1', tempo_fila: 3 });
+	});
+
+	it('rejects an end before the start before sending', async () => {
+		const real = fakeExecuteFunctions({
+			parameters: {
+				resource: 'report',
+				operation: 'getInboundCalls',
+				period: 'custom',
+				start: '2026-11-21',
+				end: '2026-11-20T10:00:00',
+				returnAll: true,
+				filters: {},
+			},
+		});
+		await expect(router.call(real.context)).rejects.toThrow(/End: .* is before Start/);
+		expect(real.sent).toHaveLength(0);
+	});
+});

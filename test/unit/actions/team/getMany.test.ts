@@ -1,0 +1,18 @@
+import { runNode } from '../../support/executeFunctions';
+
+describe('Team → Get Many', () => {
+	it('lists teams, all or those of one agent', async () => {
+		const { path, form, items } = await runNode({
+			parameters: {
+				resource: 'team',
+				operation: 'getMany',
+				returnAll: true,
+				filters: { agent: 'maria.souza' },
+			},
+			responses: [{ body: { data: { times: [{ id: 3, nome: 'Vendas' }] } } }],
+		});
+		expect(path).toBe('getTime');
+		expect(form).toEqual({ user: 'maria.souza' });
+		expect(items[0].json).toEqual({ id: 3, nome: 'Vendas' });
+	});
+});

@@ -1,0 +1,113 @@
+import { NodeApiError } from 'n8n-workflow';
+
+import * as callHistory from '../../../nodes/Dialer/actions/report/getCallHistory.operation';
+import { failureMessage } from '../../../nodes/Dialer/transport/errors';
+import { dialerApiRequest } from '../../../nodes/Dialer/transport/request';
+import {
+	fakeExecuteFunctions,
+	TEST_CREDENTIALS,
+	type FakeResponse,
+} from '../support/executeFunctions';
+
+async function call(responses: FakeResponse[], fields: Record<string, string | undefined> = {}) {
+	const { context, sent } = fakeExecuteFunctions({ parameters: {}, responses });
+	const result = dialerApiRequest.call(context, callHistory.endpoint, fields, 3);
+	return { result, sent };
+}
+
+async function failure(response: FakeResponse): Promise<NodeApiError> {
+	const { result } = await call([response]);
+	const error = await result.then(
+		() => undefined,
+		(caught: unknown) => caught,
+	);
+	expect(error).toBeInstanceOf(NodeApiError);
+	return error as NodeApiError;
+}
+
+describe('errors name the operation and the HTTP status, and give a hint', () => {
+	it('turns a 500 with a JSON message into a NodeApiError', async () => {
+		const error = await failure({
+			status: 500,
+			body: { status: 'error', message: 'Banco indisponível' },
+		});
+		expect(error.message).toBe('Dialer getHC2 failed (HTTP 500): Banco indisponível');
+		expect(error.httpCode).toBe('500');
+		expect(error.description).toMatch(/Retry later/);
+	});
+
+	it('strips the markup of an HTML error page', async () => {
+		const error = await failure({
+			status: 502,
+			body: '<html><head><style>p{}</style></head><body><h1>502 Bad Gateway</h1></body></html>',
+		});
+		expect(error.message).toBe('Dialer getHC2 failed (HTTP 502): 502 Bad Gateway');
+	});
+
+	it.each([
+		[401, /token/],
+		[404, /path segment/],
+		[429, /limiting/],
+	])('explains HTTP %i', async (status, hint) => {
+		const error = await failure({ status, body: '' });
+		expect(error.message).toContain(`(HTTP ${status})`);
+		expect(error.description).toMatch(hint);
+	});
+
+	it('rejects a 200 whose body is not JSON', async () => {
+		const error = await failure({ body: '{"data":[{"ficha":"1"' });
+		expect(error.message).toMatch(/^Dialer getHC2 failed \(HTTP 200\): answer is not JSON/);
+	});
+
+	it('rejects an empty 200', async () => {
+		const error = await failure({ body: '' });
+		expect(error.message).toBe('Dialer getHC2 failed (HTTP 200): empty answer instead of JSON');
+	});
+
+	it('rejects a 200 whose body reports failure', async () => {
+		const error = await failure({ body: { status: 'error', message: 'Fila não encontrada' } });
+		expect(error.message).toBe('Dialer getHC2 failed (HTTP 200): Fila não encontrada');
+	});
+
+	it.each([
+		[{ status: 'success', data: { id: 1 } }, undefined],
+		[{ status: 'error', message: 'x' }, 'x'],
+		[{ status: 'fail' }, 'status "fail"'],
+		[{ success: false, mensagem: 'sem permissão' }, 'sem permissão'],
+		[{ erro: 'Ficha de formulários diferentes' }, 'Ficha de formulários diferentes'],
+		[{ error: { code: 7 } }, '{"code":7}'],
+		// A bare record with its own status field is data, not a failure.
+		[{ codigo: '1', nome: 'Ana', status: 'ATIVO', uid: 'a-b-c' }, undefined],
+		[[{ status: 'error' }], undefined],
+	])('reads %j as failure %p', (body, expected) => {
+		expect(failureMessage(body)).toBe(expected);
+	});
+
+	it.each([
+		['ECONNREFUSED', /connection refused/, /host and the port/],
+		['ETIMEDOUT', /no answer in time/, /Narrow the report period/],
+		['ECONNRESET', /closed by the server/, /Retry later/],
+		['DEPTH_ZERO_SELF_SIGNED_CERT', /TLS certificate not trusted/, /Ignore SSL Issues/],
+		['ENOTFOUND', /host not found/, /base URL/],
+	])('maps a network error %s without an HTTP status', async (code, problem, hint) => {
+		const thrown = Object.assign(new Error(`request failed ${code}`), {
+			code,
+			config: { headers: { Authorization: TEST_CREDENTIALS.token } },
+		});
+		const error = await failure({ throws: thrown });
+		expect(error.message).toMatch(problem);
+		expect(error.message).not.toMatch(/HTTP/);
+		expect(error.description).toMatch(hint);
+	});
+
+	it('never carries the token, even when the HTTP client error did', async () => {
+		const thrown = Object.assign(new Error('connect ECONNREFUSED'), {
+			code: 'ECONNREFUSED',
+			config: { headers: { Authorization: TEST_CREDENTIALS.token } },
+		});
+		const error = await failure({ throws: thrown });
+		expect(
+			JSON.stringify({ ...error, message: error.message, description: error.description }),
+		).not.toContain(TEST_CREDENTIALS.token as string);
+	});
+});
