@@ -1,7 +1,9 @@
 import { DateTime } from 'luxon';
 import type {
+	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
+	IGetNodeParameterOptions,
 	INodeExecutionData,
 	INodeProperties,
 	INodePropertyOptions,
@@ -17,6 +19,20 @@ import {
 } from '../helpers/parameters';
 import { rowsOf } from '../helpers/rows';
 import { dialerApiRequest, type ApiEndpoint, type ApiFields } from '../transport/request';
+
+/**
+ * What reading an item's parameters needs: the action node's context, or a trigger's (one set of
+ * parameters, read as item 0).
+ */
+export interface ItemParameters {
+	getNodeParameter(
+		name: string,
+		itemIndex: number,
+		fallbackValue?: unknown,
+		options?: IGetNodeParameterOptions,
+	): unknown;
+	getCredentials(type: string, itemIndex?: number): Promise<ICredentialDataDecryptedObject>;
+}
 
 /** A description that names the API field the parameter is sent as, then says the rest. */
 export function sentAs(text: string, apiField: string, rest?: string): string {
@@ -215,7 +231,7 @@ export function resourcePicker(
 
 /** The picked value as sent to the API (ID or name), trimmed; empty when nothing was picked. */
 export function readPicked(
-	this: IExecuteFunctions,
+	this: ItemParameters,
 	name: string,
 	itemIndex: number,
 	fallback = '',
@@ -283,7 +299,7 @@ export type FilterOffer = [filter: Filter, keeps: string, rest?: string];
 export interface OfferedFilters {
 	property: INodeProperties;
 	/** The filters set on this item as API fields; filters left empty are not sent. */
-	read(context: IExecuteFunctions, itemIndex: number): Record<string, string>;
+	read(context: ItemParameters, itemIndex: number): Record<string, string>;
 }
 
 export function offerFilters(

@@ -7,15 +7,9 @@ import type {
 
 import { ParameterError, requireText } from '../../helpers/parameters';
 import { recordOf, rowsOf } from '../../helpers/rows';
-import { dialerApiRequest, REPORT_TIMEOUT_MS, type ApiEndpoint } from '../../transport/request';
-import {
-	limitedItems,
-	limitProperties,
-	offerFilters,
-	periodProperties,
-	readPeriod,
-	sentAs,
-} from '../shared';
+import { REPORT_TIMEOUT_MS, type ApiEndpoint } from '../../transport/request';
+import { limitProperties, offerFilters, periodProperties, sentAs } from '../shared';
+import { reportItems, type ReportRowSource } from './rowSource';
 
 export const option = {
 	name: 'Get Call History',
@@ -66,7 +60,7 @@ const filters = offerFilters([
 	],
 ]);
 
-export const properties: INodeProperties[] = [
+const whose: INodeProperties[] = [
 	{
 		displayName: 'History Of',
 		name: 'entityType',
@@ -90,6 +84,44 @@ export const properties: INodeProperties[] = [
 			'ramal_agente',
 		),
 	},
+];
+
+export const rowSource: ReportRowSource = {
+	endpoint,
+	properties: [...whose, filters.property],
+	async fields(context, itemIndex) {
+		const entityType = String(context.getNodeParameter('entityType', itemIndex));
+		if (!ENTITY_TYPES.some((type) => type.value === entityType)) {
+			throw new ParameterError(
+				'History Of',
+				`"${entityType}" is not a known type`,
+				`Choose Agent or an extension type (${EXTENSION_KINDS.join(', ')}).`,
+			);
+		}
+		return {
+			tipo_entidade: entityType,
+			ramal_agente: requireText(
+				context.getNodeParameter('extensionOrAgent', itemIndex),
+				'Extension or Agent',
+				'1001',
+			),
+			...filters.read(context, itemIndex),
+		};
+	},
+	rows(answer) {
+		const history = recordOf(answer);
+		// Each call carries the envelope's extension/agent and range, so items stand on their own.
+		const envelope: IDataObject = {
+			ramal_agente: history.ramal_agente,
+			de: history.de,
+			ate: history.ate,
+		};
+		return rowsOf(history.chamadas ?? []).map((call) => ({ ...call, ...envelope }));
+	},
+};
+
+export const properties: INodeProperties[] = [
+	...whose,
 	...periodProperties,
 	...limitProperties,
 	filters.property,
@@ -99,31 +131,5 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const entityType = String(this.getNodeParameter('entityType', itemIndex));
-	if (!ENTITY_TYPES.some((type) => type.value === entityType)) {
-		throw new ParameterError(
-			'History Of',
-			`"${entityType}" is not a known type`,
-			`Choose Agent or an extension type (${EXTENSION_KINDS.join(', ')}).`,
-		);
-	}
-	const fields = {
-		tipo_entidade: entityType,
-		ramal_agente: requireText(
-			this.getNodeParameter('extensionOrAgent', itemIndex),
-			'Extension or Agent',
-			'1001',
-		),
-		...readPeriod.call(this, itemIndex),
-		...filters.read(this, itemIndex),
-	};
-	const history = recordOf(await dialerApiRequest.call(this, endpoint, fields, itemIndex));
-	// Each call carries the envelope's extension/agent and range, so items stand on their own.
-	const envelope: IDataObject = {
-		ramal_agente: history.ramal_agente,
-		de: history.de,
-		ate: history.ate,
-	};
-	const calls = rowsOf(history.chamadas ?? []).map((call) => ({ ...call, ...envelope }));
-	return limitedItems.call(this, itemIndex, calls);
+	return await reportItems.call(this, itemIndex, rowSource);
 }

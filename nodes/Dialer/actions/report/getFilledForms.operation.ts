@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import { parseFichaIds, requireText } from '../../helpers/parameters';
+import { rowsOf } from '../../helpers/rows';
 import {
 	dialerApiDownload,
 	REPORT_TIMEOUT_MS,
@@ -20,7 +21,9 @@ import {
 	readPeriod,
 	sentAs,
 	sharedFilters,
+	type ItemParameters,
 } from '../shared';
+import type { ReportRowSource } from './rowSource';
 
 export const option = {
 	name: 'Get Filled Forms',
@@ -71,6 +74,53 @@ const filters = offerFilters([
 	[sharedFilters.team, 'Only fichas filled by agents of this team'],
 ]);
 
+const formProperty: INodeProperties = {
+	displayName: 'Form (ID or Name)',
+	name: 'form',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: 'e.g. 4 or Pesquisa de Satisfação',
+	description: sentAs('Form whose filled fichas to read, by numeric ID or exact name', 'form'),
+};
+
+function readForm(context: ItemParameters, itemIndex: number): string {
+	return requireText(
+		context.getNodeParameter('form', itemIndex),
+		'Form (ID or Name)',
+		'Pesquisa de Satisfação',
+	);
+}
+
+/** Filters, format and the report login: sent however the fichas are selected. */
+async function commonFields(
+	context: ItemParameters,
+	itemIndex: number,
+	output: 'items' | 'csvFile',
+): Promise<ApiFields> {
+	// The report login is only sent when set: servers without permission checks do not expect it.
+	const credentials = await context.getCredentials('dialerApi');
+	const reportLogin: ApiFields = credentials.reportUser
+		? { user: String(credentials.reportUser), senha: String(credentials.reportPassword ?? '') }
+		: {};
+	return {
+		...filters.read(context, itemIndex),
+		formato: output === 'csvFile' ? 'csv' : 'json',
+		...reportLogin,
+	};
+}
+
+/** The fichas of one form, as items. */
+export const rowSource: ReportRowSource = {
+	endpoint,
+	properties: [formProperty, filters.property],
+	fields: async (context, itemIndex) => ({
+		form: readForm(context, itemIndex),
+		...(await commonFields(context, itemIndex, 'items')),
+	}),
+	rows: (answer) => rowsOf(answer),
+};
+
 export const properties: INodeProperties[] = [
 	{
 		displayName: 'Select Fichas By',
@@ -91,16 +141,7 @@ export const properties: INodeProperties[] = [
 		],
 		description: 'Whether to read the fichas of a form in a period, or specific fichas by ID',
 	},
-	{
-		displayName: 'Form (ID or Name)',
-		name: 'form',
-		type: 'string',
-		default: '',
-		required: true,
-		displayOptions: { show: byFormAndPeriod },
-		placeholder: 'e.g. 4 or Pesquisa de Satisfação',
-		description: sentAs('Form whose filled fichas to read, by numeric ID or exact name', 'form'),
-	},
+	{ ...formProperty, displayOptions: { show: byFormAndPeriod } },
 	...periodProperties.map((property) => ({
 		...property,
 		displayOptions: { show: { ...property.displayOptions?.show, ...byFormAndPeriod } },
@@ -177,25 +218,8 @@ export async function execute(
 	const selection: ApiFields =
 		selectBy === 'fichaIds'
 			? { fichaId: parseFichaIds(this.getNodeParameter('fichaIds', itemIndex)) }
-			: {
-					form: requireText(
-						this.getNodeParameter('form', itemIndex),
-						'Form (ID or Name)',
-						'Pesquisa de Satisfação',
-					),
-					...readPeriod.call(this, itemIndex),
-				};
-	// The report login is only sent when set: servers without permission checks do not expect it.
-	const credentials = await this.getCredentials('dialerApi');
-	const reportLogin: ApiFields = credentials.reportUser
-		? { user: String(credentials.reportUser), senha: String(credentials.reportPassword ?? '') }
-		: {};
-	const fields: ApiFields = {
-		...selection,
-		...filters.read(this, itemIndex),
-		formato: output === 'csvFile' ? 'csv' : 'json',
-		...reportLogin,
-	};
+			: { form: readForm(this, itemIndex), ...readPeriod.call(this, itemIndex) };
+	const fields: ApiFields = { ...selection, ...(await commonFields(this, itemIndex, output)) };
 
 	if (output === 'items') {
 		return await listItems.call(this, itemIndex, endpoint, fields);

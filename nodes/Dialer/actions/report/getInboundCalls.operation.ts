@@ -1,14 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { rowsOf } from '../../helpers/rows';
 import { REPORT_TIMEOUT_MS, type ApiEndpoint } from '../../transport/request';
-import {
-	limitProperties,
-	listItems,
-	offerFilters,
-	periodProperties,
-	readPeriod,
-	sharedFilters,
-} from '../shared';
+import { limitProperties, offerFilters, periodProperties, sharedFilters } from '../shared';
+import { reportItems, type ReportRowSource } from './rowSource';
 
 export const option = {
 	name: 'Get Inbound Calls',
@@ -45,16 +40,22 @@ const filters = offerFilters([
 	],
 ]);
 
+export const rowSource: ReportRowSource = {
+	endpoint,
+	properties: [filters.property],
+	fields: async (context, itemIndex) => filters.read(context, itemIndex),
+	rows: (answer) => rowsOf(answer, 'resultado'),
+};
+
 export const properties: INodeProperties[] = [
 	...periodProperties,
 	...limitProperties,
-	filters.property,
+	...rowSource.properties,
 ];
 
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const fields = { ...readPeriod.call(this, itemIndex), ...filters.read(this, itemIndex) };
-	return await listItems.call(this, itemIndex, endpoint, fields, 'resultado');
+	return await reportItems.call(this, itemIndex, rowSource);
 }

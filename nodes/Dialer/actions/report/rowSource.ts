@@ -1,0 +1,34 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import { dialerApiRequest, type ApiEndpoint, type ApiFields } from '../../transport/request';
+import { limitedItems, readPeriod, type ItemParameters } from '../shared';
+
+/**
+ * A report read as rows over a period: what its operation and the Dialer Report Trigger share, so
+ * both offer the same parameters, send the same fields and output the same items.
+ */
+export interface ReportRowSource {
+	endpoint: ApiEndpoint;
+	/** The parameters that choose the rows, besides the period. */
+	properties: INodeProperties[];
+	/** Those parameters as API fields; the period (de/ate) is added by the caller. */
+	fields(context: ItemParameters, itemIndex: number): Promise<ApiFields>;
+	/** The rows of an answer, one per output item. */
+	rows(answer: unknown): IDataObject[];
+}
+
+/** The report's rows for this item's parameters and period, up to Return All or Limit. */
+export async function reportItems(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	source: ReportRowSource,
+): Promise<INodeExecutionData[]> {
+	const fields = { ...readPeriod.call(this, itemIndex), ...(await source.fields(this, itemIndex)) };
+	const answer = await dialerApiRequest.call(this, source.endpoint, fields, itemIndex);
+	return limitedItems.call(this, itemIndex, source.rows(answer));
+}
