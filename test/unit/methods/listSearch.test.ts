@@ -40,7 +40,7 @@ describe('batch picker', () => {
 		expect(byId.results).toEqual([{ name: 'Lote Agosto (3)', value: '3' }]);
 	});
 
-	it('uses the operation's default timeout, since the editor has no Timeout option', async () => {
+	it('uses the default timeout of the operation, since the editor has no Timeout option', async () => {
 		const { context, sent } = listSearch([{ body: { data: { lotes: [] } } }]);
 		await searchBatches.call(context);
 		expect(sent[0].options.timeout).toBe(60_000);
