@@ -117,10 +117,11 @@ export const resourceProperties: INodeProperties[] = [
 	]),
 ];
 
-function asNodeError(
-	context: IExecuteFunctions,
+/** Any failure as the error n8n shows: parameter problems name the parameter and the fix. */
+export function asNodeError(
+	context: Pick<IExecuteFunctions, 'getNode'>,
 	error: unknown,
-	itemIndex: number,
+	itemIndex?: number,
 ): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	if (error instanceof ParameterError) {

@@ -4,6 +4,7 @@ import type {
 	IExecuteFunctions,
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
+	IPollFunctions,
 } from 'n8n-workflow';
 
 import { bodyStream, readAll, readJson, type BodyStream } from './body';
@@ -57,7 +58,7 @@ export interface RawResponse {
 	contentType: string;
 }
 
-type DialerContext = IExecuteFunctions | ILoadOptionsFunctions;
+type DialerContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
 /** Where the API is: the credential's base URL and path segment, and its TLS switch. */
 export interface Server {

@@ -1,0 +1,157 @@
+import { createHash } from 'crypto';
+import { DateTime } from 'luxon';
+import {
+	NodeConnectionTypes,
+	NodeOperationError,
+	type IDataObject,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypeDescription,
+	type IPollFunctions,
+} from 'n8n-workflow';
+
+import { asNodeError } from '../Dialer/actions/router';
+import { dialerApiRequest, type ApiFields } from '../Dialer/transport/request';
+import {
+	pollReport,
+	startState,
+	wallClockRange,
+	type CursorState,
+	type ReadWindow,
+} from './cursor';
+import { eventProperties, REPORT_EVENTS, type ReportEvent } from './events';
+import { identifyRow } from './rowIdentity';
+import {
+	eventOf,
+	readSettings,
+	singleItem,
+	triggerOptions,
+	type TriggerSettings,
+} from './settings';
+
+/** "Fetch Test Event" looks this far back, nearest first, for the most recent rows. */
+const TEST_LOOKBACKS_MS = [3_600_000, 86_400_000, 7 * 86_400_000];
+const TEST_SAMPLE_ROWS = 10;
+/** Report login fields: never part of what is stored. */
+const SECRET_FIELDS = new Set(['user', 'senha']);
+
+// Poll Times can start a poll while the last one is still reading (a long catch-up): it skips.
+const pollsUnderWay = new WeakSet<object>();
+
+/** Which event, parameters and start the stored state belongs to (the report login left out). */
+function scopeOf(event: ReportEvent, fields: ApiFields, startFrom: number | undefined): string {
+	const chosen = Object.entries(fields)
+		.filter(([name]) => !SECRET_FIELDS.has(name))
+		.sort(([a], [b]) => a.localeCompare(b));
+	return createHash('sha256')
+		.update(JSON.stringify([event.value, chosen, startFrom ?? null]))
+		.digest('base64url')
+		.slice(0, 22);
+}
+
+function isCursorState(value: unknown): value is CursorState {
+	const state = value as CursorState;
+	return (
+		typeof value === 'object' &&
+		value !== null &&
+		typeof state.scope === 'string' &&
+		Number.isFinite(state.start) &&
+		Number.isFinite(state.cursor) &&
+		typeof state.seen === 'object' &&
+		state.seen !== null
+	);
+}
+
+export class DialerReportTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Dialer Report Trigger',
+		name: 'dialerReportTrigger',
+		icon: { light: 'file:../../icons/dialer.svg', dark: 'file:../../icons/dialer.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{ $parameter["event"] }}',
+		description:
+			'Starts the workflow once for each new filled form, classification, inbound call or call in history found in the dialer reports',
+		defaults: { name: 'Dialer Report Trigger' },
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'dialerApi', required: true }],
+		properties: [
+			{
+				displayName: 'Event',
+				name: 'event',
+				type: 'options',
+				noDataExpression: true,
+				default: 'newFilledForm',
+				options: REPORT_EVENTS.map(({ name, value, description }) => ({
+					name,
+					value,
+					description,
+				})),
+				description:
+					'Which new report rows start the workflow: one execution per poll, one item per new row',
+			},
+			...eventProperties,
+			triggerOptions,
+		],
+	};
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		const now = DateTime.now().toMillis();
+		let event: ReportEvent;
+		let settings: TriggerSettings;
+		let fields: ApiFields;
+		try {
+			event = eventOf(this);
+			settings = readSettings(this);
+			fields = await event.source.fields(singleItem(this), 0);
+		} catch (error) {
+			throw asNodeError(this, error);
+		}
+		const readRows = async (read: Pick<ReadWindow, 'de' | 'ate'>) =>
+			event.source.rows(
+				await dialerApiRequest.call(this, event.source.endpoint, {
+					...fields,
+					de: read.de,
+					ate: read.ate,
+				}),
+			);
+		const identify = (row: IDataObject) => identifyRow(row, event.identity, settings.zone);
+
+		if (this.getMode() === 'manual') {
+			// "Fetch Test Event": the latest rows, the stored state left as it is.
+			for (const lookback of TEST_LOOKBACKS_MS) {
+				const rows = await readRows(wallClockRange(now - lookback, now, settings.zone));
+				if (rows.length === 0) continue;
+				const latest = rows
+					.map((row, index) => ({ row, time: identify(row).time ?? 0, index }))
+					.sort((a, b) => a.time - b.time || a.index - b.index)
+					.slice(-TEST_SAMPLE_ROWS);
+				return [latest.map(({ row }) => ({ json: row }))];
+			}
+			throw new NodeOperationError(this.getNode(), 'No rows in the last 7 days', {
+				description:
+					'The dialer returned no rows for this event and these parameters in the last 7 days. Check the parameters, or create a row in the dialer and fetch again.',
+			});
+		}
+
+		const staticData = this.getWorkflowStaticData('node');
+		if (pollsUnderWay.has(staticData)) return null;
+		pollsUnderWay.add(staticData);
+		try {
+			const scope = scopeOf(event, fields, settings.startFrom);
+			const stored = staticData.reportCursor;
+			const state =
+				isCursorState(stored) && stored.scope === scope
+					? stored
+					: startState(scope, settings.startFrom ?? now);
+			const result = await pollReport(state, now, settings, readRows, identify);
+			// Only a poll that read everything it meant to gets here: a failed one moves nothing.
+			staticData.reportCursor = result.state as unknown as IDataObject;
+			return result.emit.length > 0 ? [result.emit.map((json) => ({ json }))] : null;
+		} finally {
+			pollsUnderWay.delete(staticData);
+		}
+	}
+}

@@ -1,0 +1,70 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import * as callHistory from '../Dialer/actions/report/getCallHistory.operation';
+import * as classificationResults from '../Dialer/actions/report/getClassificationResults.operation';
+import * as filledForms from '../Dialer/actions/report/getFilledForms.operation';
+import * as inboundCalls from '../Dialer/actions/report/getInboundCalls.operation';
+import type { ReportRowSource } from '../Dialer/actions/report/rowSource';
+import type { RowIdentityRule } from './rowIdentity';
+
+/** A kind of new row the trigger watches for: the action node's report, and how its rows are told apart. */
+export interface ReportEvent {
+	name: string;
+	value: string;
+	description: string;
+	source: ReportRowSource;
+	identity: RowIdentityRule;
+}
+
+/** In the order the editor lists them. */
+export const REPORT_EVENTS: ReportEvent[] = [
+	{
+		name: 'New Call in History',
+		value: 'newCallInHistory',
+		description:
+			'A call made or received by an extension or agent appears in its call history (getHC2)',
+		source: callHistory.rowSource,
+		identity: {
+			keyField: 'protocolo',
+			digestFields: ['horario', 'tipo', 'numero', 'duracao_segundos', 'ramal_agente'],
+			timeField: 'horario',
+		},
+	},
+	{
+		name: 'New Classification Result',
+		value: 'newClassificationResult',
+		description: 'An agent classifies a call (getRQ4)',
+		source: classificationResults.rowSource,
+		identity: {
+			keyField: 'protocolo',
+			digestFields: ['datahora', 'agente', 'numero', 'codigo'],
+			timeField: 'datahora',
+		},
+	},
+	{
+		name: 'New Filled Form',
+		value: 'newFilledForm',
+		description: 'A ficha of the form is filled (getFP1)',
+		source: filledForms.rowSource,
+		identity: { keyField: 'ficha', digestFields: ['data', 'agente', 'codigo'], timeField: 'data' },
+	},
+	{
+		name: 'New Inbound Call',
+		value: 'newInboundCall',
+		description: 'A call comes in through an inbound route (getRE2)',
+		source: inboundCalls.rowSource,
+		// The report has no call ID: time, caller and route tell calls apart.
+		identity: { digestFields: ['data_hora', 'origem', 'roteamento'], timeField: 'data_hora' },
+	},
+];
+
+/** Each event's parameters, shown only for that event. */
+export const eventProperties: INodeProperties[] = REPORT_EVENTS.flatMap((event) =>
+	event.source.properties.map((property) => ({
+		...property,
+		displayOptions: {
+			...property.displayOptions,
+			show: { ...property.displayOptions?.show, event: [event.value] },
+		},
+	})),
+);

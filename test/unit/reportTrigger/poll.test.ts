@@ -1,0 +1,245 @@
+/** The Dialer Report Trigger's poll against the simulator, with rows appearing between polls. */
+import { DateTime } from 'luxon';
+import { NodeApiError, NodeOperationError, type IDataObject } from 'n8n-workflow';
+
+import * as filledForms from '../../../nodes/Dialer/actions/report/getFilledForms.operation';
+import { DialerReportTrigger } from '../../../nodes/DialerReportTrigger/DialerReportTrigger.node';
+import { startSimulator, type DialerSimulator } from '../../../simulator';
+import { fakePollFunctions, type FakePollOptions } from '../support/pollFunctions';
+
+let sim: DialerSimulator;
+const trigger = new DialerReportTrigger();
+// The simulator's wall clock is this process's: the workflow's timezone is the same.
+const ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+beforeAll(async () => {
+	sim = await startSimulator({ fichas: 30, calls: 30 });
+});
+afterAll(() => sim?.close());
+
+const newFilledForm = { event: 'newFilledForm', form: '41', filters: {} };
+
+/** A trigger whose static data lives across polls, as on an active workflow. */
+function activeTrigger(parameters: Record<string, unknown>, extra: Partial<FakePollOptions> = {}) {
+	const staticData: IDataObject = {};
+	const poll = async () => {
+		const output = await trigger.poll.call(
+			fakePollFunctions({ sim, parameters, staticData, timezone: ZONE, ...extra }),
+		);
+		return output === null ? [] : output[0].map((item) => item.json);
+	};
+	return { poll, staticData };
+}
+
+const secondsAgo = (seconds: number) => Date.now() - seconds * 1000;
+
+async function apiRows(operation: string, fields: Record<string, string>): Promise<IDataObject[]> {
+	const { request } = await import('undici');
+	const response = await request(`${sim.apiUrl}/${operation}`, {
+		method: 'POST',
+		headers: { authorization: sim.token, 'content-type': 'application/x-www-form-urlencoded' },
+		body: new URLSearchParams(fields).toString(),
+	});
+	return ((await response.body.json()) as { data: IDataObject[] }).data;
+}
+
+describe('New Filled Form', () => {
+	it('starts from the activation: fichas filled before it never come, one filled after comes once', async () => {
+		const { poll } = activeTrigger(newFilledForm);
+		sim.rows.add({ report: 'getFP1', form: 41, at: secondsAgo(30) });
+		expect(await poll()).toEqual([]);
+
+		const [filled] = sim.rows.add({ report: 'getFP1', form: 41 });
+		sim.rows.add({ report: 'getFP1', form: 42 });
+		const items = await poll();
+		expect(items.map((item) => item.ficha)).toEqual([String(filled.id)]);
+		expect(await poll()).toEqual([]);
+	});
+
+	it('outputs each ficha as the action node does for the same report', async () => {
+		const { poll } = activeTrigger(newFilledForm);
+		await poll();
+		const [filled] = sim.rows.add({ report: 'getFP1', form: 41 });
+		const [item] = await poll();
+		const day = DateTime.fromMillis(filled.at, { zone: ZONE }).toFormat('yyyyMMdd');
+		const rows = await apiRows('getFP1', {
+			form: '41',
+			de: `${day}000000`,
+			ate: `${day}235959`,
+		});
+		expect(item).toEqual(rows.find((row) => row.ficha === String(filled.id)));
+		expect(trigger.description.properties.filter((p) => p.name === 'form')[0]).toMatchObject({
+			displayName: filledForms.rowSource.properties[0].displayName,
+			description: filledForms.rowSource.properties[0].description,
+		});
+	});
+
+	it('emits a ficha written minutes after the time it carries, inside the overlap window, once', async () => {
+		const { poll } = activeTrigger(newFilledForm);
+		await poll();
+		await new Promise((resolve) => setTimeout(resolve, 1100));
+		const [onTime] = sim.rows.add({ report: 'getFP1', form: 41 });
+		expect((await poll()).map((item) => item.ficha)).toEqual([String(onTime.id)]);
+		// Written now, carrying a time after the activation but before the ficha already emitted.
+		const [late] = sim.rows.add({ report: 'getFP1', form: 41, at: onTime.at - 1000 });
+		expect((await poll()).map((item) => item.ficha)).toEqual([String(late.id)]);
+		expect(await poll()).toEqual([]);
+	});
+
+	it('a failed poll throws the API error, emits nothing and moves nothing; the next poll catches up', async () => {
+		const { poll, staticData } = activeTrigger(newFilledForm);
+		await poll();
+		const before = structuredClone(staticData);
+		const [filled] = sim.rows.add({ report: 'getFP1', form: 41 });
+		sim.faults.add({ kind: 'status', status: 500, operation: 'getFP1', times: 1 });
+		const error = await poll().catch((caught: unknown) => caught);
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect((error as Error).message).toMatch(/getFP1.*HTTP 500/);
+		expect(staticData).toEqual(before);
+		expect((await poll()).map((item) => item.ficha)).toEqual([String(filled.id)]);
+	});
+
+	it('catches up from Start From, at most Max Rows per Poll each time, oldest first', async () => {
+		const start = secondsAgo(30 * 3600);
+		const added = sim.rows.add({
+			report: 'getFP1',
+			form: 43,
+			count: 2500,
+			at: start + 60_000,
+			stepMs: 40_000,
+		});
+		const { poll } = activeTrigger({
+			...newFilledForm,
+			form: '43',
+			options: { startFrom: new Date(start).toISOString(), maxRowsPerPoll: 1000 },
+		});
+		const batches: string[][] = [];
+		for (let index = 0; index < 8; index++) {
+			batches.push((await poll()).map((item) => String(item.ficha)));
+		}
+		// Reads are an hour at most, 24 per poll: 30 hours take two polls even when they are few.
+		expect(batches.flat()).toEqual(added.map((row) => String(row.id)));
+		expect(batches.every((batch) => batch.length <= 1000)).toBe(true);
+		expect(batches.filter((batch) => batch.length === 1000)).toHaveLength(2);
+	});
+
+	it('starts over from now when the form or filters change', async () => {
+		const parameters = { ...newFilledForm };
+		const { poll } = activeTrigger(parameters);
+		await poll();
+		sim.rows.add({ report: 'getFP1', form: 42, at: secondsAgo(2) });
+		parameters.form = '42';
+		expect(await poll()).toEqual([]);
+		const [filled] = sim.rows.add({ report: 'getFP1', form: 42 });
+		expect((await poll()).map((item) => item.ficha)).toEqual([String(filled.id)]);
+	});
+
+	it('keeps the report login out of what it stores', async () => {
+		const credentials = { reportUser: 'gerente.geral', reportPassword: 'Gerente@2024' };
+		const { poll, staticData } = activeTrigger(newFilledForm, { credentials });
+		await poll();
+		sim.rows.add({ report: 'getFP1', form: 41 });
+		await poll();
+		const stored = JSON.stringify(staticData);
+		expect(stored).not.toContain('Gerente@2024');
+		expect(stored).not.toContain('gerente.geral');
+	});
+});
+
+describe('the other events', () => {
+	it('New Classification Result: a classification written minutes after its call comes once', async () => {
+		const agent = sim.data.agents[2];
+		const { poll } = activeTrigger({
+			event: 'newClassificationResult',
+			filters: { agent: String(agent.id) },
+		});
+		await poll();
+		await new Promise((resolve) => setTimeout(resolve, 1100));
+		const [classified] = sim.rows.add({
+			report: 'getRQ4',
+			agent: agent.id,
+			at: Date.now(),
+			visibleAfterMs: 300,
+		});
+		expect(await poll()).toEqual([]);
+		await new Promise((resolve) => setTimeout(resolve, 350));
+		const items = await poll();
+		expect(items.map((item) => item.protocolo)).toEqual([classified.protocolo]);
+		expect(items[0].agente).toBe(agent.nome);
+		expect(await poll()).toEqual([]);
+	});
+
+	it('New Inbound Call: each call through the route once', async () => {
+		const route = sim.data.inboundRoutes[1];
+		const { poll } = activeTrigger({
+			event: 'newInboundCall',
+			filters: { inboundRoute: route.descricao },
+		});
+		await poll();
+		sim.rows.add({ report: 'getRE2', route: route.id, count: 3 });
+		sim.rows.add({ report: 'getRE2', route: sim.data.inboundRoutes[2].id });
+		const items = await poll();
+		expect(items).toHaveLength(3);
+		expect(items.every((item) => item.roteamento === route.descricao)).toBe(true);
+		expect(await poll()).toEqual([]);
+	});
+
+	it('New Call in History: calls of one agent in one direction, with the envelope on each item', async () => {
+		const agent = sim.data.agents[5];
+		const { poll } = activeTrigger({
+			event: 'newCallInHistory',
+			entityType: 'A',
+			extensionOrAgent: agent.login,
+			filters: { direction: 'R' },
+		});
+		await poll();
+		const [received] = sim.rows.add({ report: 'getHC2', agent: agent.id, tipo: 'Recebida' });
+		sim.rows.add({ report: 'getHC2', agent: agent.id, tipo: 'Gerada' });
+		const items = await poll();
+		expect(items.map((item) => item.protocolo)).toEqual([received.protocolo]);
+		expect(items[0]).toMatchObject({ tipo: 'Recebida', ramal_agente: agent.login });
+		expect(await poll()).toEqual([]);
+	});
+});
+
+describe('Fetch Test Event', () => {
+	it('shows the most recent rows and leaves the stored state alone', async () => {
+		const staticData: IDataObject = {};
+		sim.rows.add({ report: 'getFP1', form: 42, count: 12, at: secondsAgo(600), stepMs: 1000 });
+		// The ten most recent fichas of the form, other tests' included, oldest of them first.
+		const latest = sim.data.fichas
+			.filter((ficha) => ficha.formId === 42)
+			.sort((a, b) => a.data - b.data || a.id - b.id)
+			.slice(-10)
+			.map((ficha) => String(ficha.id));
+		const output = await trigger.poll.call(
+			fakePollFunctions({
+				sim,
+				parameters: { ...newFilledForm, form: '42' },
+				mode: 'manual',
+				staticData,
+				timezone: ZONE,
+			}),
+		);
+		expect(output![0].map((item) => item.json.ficha)).toEqual(latest);
+		expect(staticData).toEqual({});
+	});
+});
+
+describe('bad parameters', () => {
+	it.each([
+		[{ ...newFilledForm, form: ' ' }, /Form \(ID or Name\)/],
+		[{ ...newFilledForm, options: { overlapWindow: 0 } }, /Overlap Window/],
+		[{ ...newFilledForm, options: { maxRowsPerPoll: 2.5 } }, /Max Rows per Poll/],
+		[{ ...newFilledForm, options: { startFrom: 'ontem' } }, /Start From/],
+		[{ event: 'newCallInHistory', entityType: 'X', extensionOrAgent: '1001' }, /History Of/],
+	])('%j fails before any request, naming the parameter', async (parameters, message) => {
+		sim.clearRequests();
+		const error = await trigger.poll
+			.call(fakePollFunctions({ sim, parameters, timezone: ZONE }))
+			.catch((caught: unknown) => caught);
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect((error as Error).message).toMatch(message);
+		expect(sim.requests).toHaveLength(0);
+	});
+});

@@ -1,0 +1,87 @@
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IHttpRequestOptions,
+	INode,
+	IPollFunctions,
+} from 'n8n-workflow';
+import { request } from 'undici';
+
+import type { DialerSimulator } from '../../../simulator';
+
+export interface FakePollOptions {
+	sim: DialerSimulator;
+	parameters: Record<string, unknown>;
+	mode?: 'trigger' | 'manual';
+	timezone?: string;
+	/** The node's static data, kept across polls as n8n keeps it. */
+	staticData?: IDataObject;
+	credentials?: Partial<ICredentialDataDecryptedObject>;
+}
+
+/**
+ * A stand-in for n8n's IPollFunctions: parameters by name (dotted paths), the node's static
+ * data, and an HTTP helper that sends the request to the simulator with the credential's token.
+ */
+export function fakePollFunctions(options: FakePollOptions): IPollFunctions {
+	const { sim } = options;
+	const node: INode = {
+		id: 'report-trigger-1',
+		name: 'Dialer Report Trigger',
+		type: 'n8n-nodes-dialer.dialerReportTrigger',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
+	const credentials: ICredentialDataDecryptedObject = {
+		baseUrl: sim.baseUrl,
+		pathSegment: sim.pathSegment,
+		token: sim.token,
+		authScheme: 'raw',
+		ignoreSslIssues: false,
+		webhookSecret: '',
+		reportUser: '',
+		reportPassword: '',
+		...options.credentials,
+	} as ICredentialDataDecryptedObject;
+	const staticData = options.staticData ?? {};
+
+	const context = {
+		getNode: () => node,
+		getMode: () => options.mode ?? 'trigger',
+		getTimezone: () => options.timezone ?? 'America/Sao_Paulo',
+		getWorkflowStaticData: () => staticData,
+		getCredentials: async () => credentials,
+		getNodeParameter(name: string, fallback?: unknown) {
+			let value: unknown = options.parameters;
+			for (const key of name.split('.')) {
+				if (typeof value !== 'object' || value === null || !(key in value)) {
+					if (arguments.length >= 2) return fallback;
+					throw new Error(`Could not get parameter "${name}"`);
+				}
+				value = (value as Record<string, unknown>)[key];
+			}
+			return value;
+		},
+		helpers: {
+			async httpRequestWithAuthentication(credentialType: string, options: IHttpRequestOptions) {
+				expect(credentialType).toBe('dialerApi');
+				const response = await request(options.url, {
+					method: 'POST',
+					headers: { ...(options.headers as Record<string, string>), authorization: sim.token },
+					body: String(options.body ?? ''),
+					signal: options.abortSignal,
+				});
+				return {
+					statusCode: response.statusCode,
+					headers: response.headers,
+					body:
+						options.encoding === 'stream'
+							? response.body
+							: Buffer.from(await response.body.arrayBuffer()),
+				};
+			},
+		},
+	};
+	return context as unknown as IPollFunctions;
+}
