@@ -8,7 +8,11 @@ module.exports = {
 			displayName: 'unit',
 			testEnvironment: 'node',
 			transform: { '^.+\\.ts$': tsJest },
-			testMatch: ['<rootDir>/test/unit/**/*.test.ts', '<rootDir>/test/simulator/**/*.test.ts'],
+			testMatch: [
+				'<rootDir>/test/unit/**/*.test.ts',
+				'<rootDir>/test/simulator/**/*.test.ts',
+				'<rootDir>/test/package/**/*.test.ts',
+			],
 		},
 		{
 			displayName: 'e2e',
