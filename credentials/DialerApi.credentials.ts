@@ -8,6 +8,10 @@ import type {
 
 import { API_ROOT_EXPRESSION } from '../nodes/Dialer/transport/request';
 
+const TOKEN_REJECTED =
+	'The server rejected the token. Copy it again from the dialer console (API > Token) and check ' +
+	'the header style.';
+
 /**
  * One dialer server (one customer tenant). The token goes in `Authorization` in one of the
  * three forms the API accepts; the webhook secret and the report login are used by the
@@ -31,7 +35,8 @@ export class DialerApi implements ICredentialType {
 			required: true,
 			placeholder: 'https://acme.dialer.example:8607',
 			description:
-				'Scheme, host and, when the server uses one, port of your dialer server. No path: the path segment is set below.',
+				'Scheme, host and, when the server uses one, port of your dialer server. No path: the ' +
+				'path segment is set below.',
 		},
 		{
 			displayName: 'Path Segment',
@@ -40,7 +45,8 @@ export class DialerApi implements ICredentialType {
 			default: 'ipbox',
 			required: true,
 			description:
-				'First path segment of the API, as in https://host:port/<segment>/api/getTime. Most servers use "ipbox".',
+				'First path segment of the API, as in https://host:port/<segment>/api/getTime. Most ' +
+				'servers use "ipbox".',
 		},
 		{
 			displayName: 'API Token',
@@ -68,13 +74,15 @@ export class DialerApi implements ICredentialType {
 			description: 'How the token is written in the Authorization header',
 		},
 		{
-			// Named like n8n's own credentials' switch; a name containing "cert" would be taken for a secret by n8n's scanner.
+			// Named like n8n's own credentials' switch; a name containing "cert" would be taken for a
+			// secret by n8n's scanner.
 			displayName: 'Ignore SSL Issues (Insecure)',
 			name: 'ignoreSslIssues',
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether to connect even if the server certificate cannot be validated, for on-premise servers with a self-signed certificate',
+				'Whether to connect even if the server certificate cannot be validated, for on-premise ' +
+				'servers with a self-signed certificate',
 		},
 		{
 			displayName: 'Webhook Secret',
@@ -83,7 +91,9 @@ export class DialerApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			description:
-				'Secret configured on the webhook in the dialer console. The Dialer Trigger rejects deliveries whose X-Webhook-Secret header differs. Leave empty only if the webhook has no secret.',
+				'Secret configured on the webhook in the dialer console. The Dialer Trigger rejects ' +
+				'deliveries whose X-Webhook-Secret header differs. Leave empty only if the webhook has ' +
+				'no secret.',
 		},
 		{
 			displayName: 'Report User',
@@ -91,7 +101,8 @@ export class DialerApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			description:
-				'Login sent as "user" to the filled-forms report when the server checks team or operation permissions; results then follow this user\'s teams',
+				'Login sent as "user" to the filled-forms report when the server checks team or ' +
+				"operation permissions; results then follow this user's teams",
 		},
 		{
 			displayName: 'Report Password',
@@ -108,7 +119,8 @@ export class DialerApi implements ICredentialType {
 		properties: {
 			headers: {
 				Authorization:
-					'={{ ({ bearer: "Bearer ", basic: "Basic " })[$credentials.authScheme] ?? "" }}{{ $credentials.token }}',
+					'={{ ({ bearer: "Bearer ", basic: "Basic " })[$credentials.authScheme] ?? "" }}' +
+					'{{ $credentials.token }}',
 			},
 		},
 	};
@@ -128,16 +140,14 @@ export class DialerApi implements ICredentialType {
 				type: 'responseCode',
 				properties: {
 					value: 401,
-					message:
-						'The server rejected the token. Copy it again from the dialer console (API > Token) and check the header style.',
+					message: TOKEN_REJECTED,
 				},
 			},
 			{
 				type: 'responseCode',
 				properties: {
 					value: 403,
-					message:
-						'The server rejected the token. Copy it again from the dialer console (API > Token) and check the header style.',
+					message: TOKEN_REJECTED,
 				},
 			},
 			{
@@ -145,7 +155,8 @@ export class DialerApi implements ICredentialType {
 				properties: {
 					value: 404,
 					message:
-						'No dialer API at this address. Check the base URL (with its port) and the path segment.',
+						'No dialer API at this address. Check the base URL (with its port) and the path ' +
+						'segment.',
 				},
 			},
 		],

@@ -169,7 +169,8 @@ export const properties: INodeProperties[] = [
 				name: 'One Item per Ficha',
 				value: 'items',
 				description:
-					'JSON rows; custom prospect fields end in _p, form answers in _N_f where N is the question number',
+					'JSON rows; custom prospect fields end in _p, form answers in _N_f where N is the ' +
+					'question number',
 			},
 			{
 				name: 'CSV File',
@@ -192,7 +193,8 @@ export const properties: INodeProperties[] = [
 		displayOptions: { show: { output: ['csvFile'] } },
 		hint: 'The name of the output binary field to put the file in',
 		description:
-			'Binary property that will hold the CSV file, for nodes such as Send Email or Write Files from Disk',
+			'Binary property that will hold the CSV file, for nodes such as Send Email or Write Files ' +
+			'from Disk',
 	},
 	filters.property,
 ];
