@@ -24,7 +24,7 @@ export async function ensureDebianPackages(names: string[]): Promise<void> {
 	const missing: string[] = [];
 	for (const name of names) if (!(await isInstalled(name))) missing.push(name);
 	if (missing.length === 0) return;
-	const command = `apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y ${missing.join(' ')}`;
+	const command = `apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ${missing.join(' ')}`;
 	if (process.getuid?.() !== 0)
 		throw new Error(`Debian packages missing: ${missing.join(', ')}. As root, run: ${command}`);
 	process.stderr.write(`[services] installing ${missing.join(', ')} with apt-get\n`);

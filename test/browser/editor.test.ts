@@ -202,7 +202,7 @@ describe('the nodes in the n8n editor (Chromium)', () => {
 	}
 
 	beforeAll(async () => {
-		const executablePath = ensureChromium();
+		const executablePath = await ensureChromium();
 		selectors.setTestIdAttribute('data-test-id');
 		mkdirSync(SCREENSHOTS, { recursive: true });
 		api = await connectN8n();
