@@ -25,6 +25,22 @@ module.exports = {
 			testTimeout: 180000,
 		},
 		{
+			// The same harness on the last n8n 1.x line (Node 22): the action node, the trigger and the
+			// credential test. `globals.n8nVersion` is a major or a version of scripts/n8n/runtime.ts.
+			displayName: 'e2e-n8n1',
+			testEnvironment: 'node',
+			transform: { '^.+\\.ts$': tsJest },
+			testMatch: [
+				'<rootDir>/test/e2e/dialer.test.ts',
+				'<rootDir>/test/e2e/trigger.test.ts',
+				'<rootDir>/test/e2e/credential-test.test.ts',
+			],
+			globals: { n8nVersion: '1' },
+			globalSetup: '<rootDir>/test/e2e/setup/global-setup.ts',
+			globalTeardown: '<rootDir>/test/e2e/setup/global-teardown.ts',
+			testTimeout: 180000,
+		},
+		{
 			// Starts its own n8n in queue mode (Redis, PostgreSQL, webhook processor, workers).
 			displayName: 'queue',
 			testEnvironment: 'node',

@@ -13,28 +13,30 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, realpath, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { request } from 'undici';
 
-import type {
-	Credential,
-	Execution,
-	N8nApi,
-	Workflow,
-	WorkflowInput,
-	WorkflowNode,
+import {
+	waitUntilServed,
+	type Credential,
+	type Execution,
+	type N8nApi,
+	type Workflow,
+	type WorkflowInput,
+	type WorkflowNode,
 } from './n8n/api';
-import { PROJECT_ROOT, startN8n, type N8nInstance } from './n8n/instance';
+import {
+	DIALER_TYPE,
+	simulatorCredential,
+	sleep,
+	TRIGGER_TYPE,
+	triggerUrl,
+	usesCredential,
+} from './n8n/dialer';
+import { PROJECT_ROOT, startN8n, stopAllTracked, type N8nInstance } from './n8n/instance';
 import { startSimulator } from '../simulator';
 import type { AgentEvent, DialerSimulator } from '../simulator/types';
 
 export const EXAMPLES_DIR = path.join(PROJECT_ROOT, 'examples');
-const PACKAGE = 'n8n-nodes-dialer';
-const DIALER_NODE_TYPES = new Set([
-	`${PACKAGE}.dialer`,
-	`${PACKAGE}.dialerTrigger`,
-	`${PACKAGE}.dialerTool`,
-]);
-const TRIGGER_TYPE = `${PACKAGE}.dialerTrigger`;
+const DIALER_NODE_TYPES = new Set([DIALER_TYPE, TRIGGER_TYPE, `${DIALER_TYPE}Tool`]);
 const SCHEDULE_TYPE = 'n8n-nodes-base.scheduleTrigger';
 /** Node types that need nothing beyond the dialer: workflows made only of these run in the demo. */
 const LOCAL_NODE_TYPES = new Set([
@@ -80,8 +82,6 @@ function log(message: string): void {
 	process.stderr.write(`[demo] ${message}\n`);
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 export function parseArgs(argv: string[]): DemoOptions {
 	const options: DemoOptions = { check: false, build: true, shiftRate: 5, checkExecutions: 5 };
 	for (let i = 0; i < argv.length; i++) {
@@ -125,7 +125,7 @@ export function configureExample(
 ): WorkflowInput {
 	const nodes = workflow.nodes.map((node): WorkflowNode => {
 		if (DIALER_NODE_TYPES.has(node.type)) {
-			return { ...node, credentials: { dialerApi: { id: credential.id, name: credential.name } } };
+			return { ...node, credentials: usesCredential(credential) };
 		}
 		if (node.name !== SETTINGS_NODE) return node;
 		const parameters = structuredClone(node.parameters) as {
@@ -137,26 +137,6 @@ export function configureExample(
 		return { ...node, parameters };
 	});
 	return { ...workflow, nodes };
-}
-
-function triggerUrl(api: N8nApi, node: WorkflowNode): string {
-	return `${api.baseUrl}/webhook/${node.webhookId}/webhook`;
-}
-
-/** A production webhook can answer 404 for a moment after activation; the trigger's 401 (no secret) means it is live. */
-async function waitUntilLive(url: string): Promise<void> {
-	const deadline = Date.now() + 10_000;
-	for (;;) {
-		const res = await request(url, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: '{}',
-		});
-		await res.body.dump();
-		if (res.statusCode !== 404) return;
-		if (Date.now() > deadline) throw new Error(`${url} still answers 404 after activation`);
-		await sleep(200);
-	}
 }
 
 /** Runs a scheduled workflow once now, as the editor's "Execute workflow" button does, and waits for it. */
@@ -290,6 +270,8 @@ export async function runDemo(options: DemoOptions): Promise<void> {
 		(stopping ??= (async () => {
 			await sim.shift.stop();
 			await n8n?.stop();
+			// Also an n8n that was still starting when the signal came.
+			await stopAllTracked();
 			await sim.close();
 			await rm(outputFolder, { recursive: true, force: true });
 		})());
@@ -299,14 +281,19 @@ export async function runDemo(options: DemoOptions): Promise<void> {
 	// an n8n that is still starting, before `n8n` is set here.
 	for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 		process.on(signal, () => {
-			if (!stopping) log(`${signal}: stopping n8n and the simulator`);
+			if (stopping) return;
+			log(`${signal}: stopping n8n and the simulator`);
 			void stop()
-				.catch((error: Error) => log(error.message))
+				.then(
+					() => log('stopped: n8n, its task runner and the simulator have ended; files removed'),
+					(error: Error) => log(`stopped with an error: ${error.message}`),
+				)
 				.finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
 		});
 	}
 	try {
 		n8n = await startN8n({
+			purpose: 'demo',
 			build: options.build,
 			env: {
 				// The simulator's dates are the machine's local time: make "yesterday" mean the same in n8n.
@@ -316,16 +303,11 @@ export async function runDemo(options: DemoOptions): Promise<void> {
 		});
 		mark('n8nReady');
 		const { api } = n8n;
-		const credential = await api.createCredential('dialerApi', 'Dialer API (simulator)', {
-			baseUrl: sim.baseUrl,
-			pathSegment: sim.pathSegment,
-			token,
-			authScheme: 'raw',
-			ignoreSslIssues: false,
-			webhookSecret,
-			reportUser: '',
-			reportPassword: '',
-		});
+		const credential = await api.createCredential(
+			'dialerApi',
+			'Dialer API (simulator)',
+			simulatorCredential(sim, webhookSecret),
+		);
 
 		const examples: ImportedExample[] = [];
 		for (const { file, workflow } of await readExamples()) {
@@ -344,8 +326,8 @@ export async function runDemo(options: DemoOptions): Promise<void> {
 		);
 		for (const { workflow } of triggered) {
 			for (const node of workflow.nodes.filter((candidate) => candidate.type === TRIGGER_TYPE)) {
-				const url = triggerUrl(api, node);
-				await waitUntilLive(url);
+				const url = triggerUrl(api, node.webhookId!);
+				await waitUntilServed(url);
 				sim.webhooks.register({
 					url,
 					secret: webhookSecret,

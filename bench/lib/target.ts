@@ -3,6 +3,7 @@
  * sides need, and helpers to time runs with the memory and CPU of n8n's process group.
  */
 import type { Credential, N8nApi } from '../../scripts/n8n/api';
+import { simulatorCredential } from '../../scripts/n8n/dialer';
 import { startN8n, type N8nInstance } from '../../scripts/n8n/instance';
 import type { DialerSimulator } from '../../simulator/types';
 import { cpuTimes, groupMemory, resetPeaks } from './procfs';
@@ -29,19 +30,14 @@ export async function startTarget(
 	secret: string,
 	env: Record<string, string> = {},
 ): Promise<Target> {
-	const n8n = await startN8n({ env: { N8N_LOG_LEVEL: 'warn', ...env } });
+	const n8n = await startN8n({ purpose: 'bench', env: { N8N_LOG_LEVEL: 'warn', ...env } });
 	try {
 		const { api } = n8n;
-		const dialer = await api.createCredential('dialerApi', 'Dialer bench', {
-			baseUrl: sim.baseUrl,
-			pathSegment: sim.pathSegment,
-			token: sim.token,
-			authScheme: 'raw',
-			ignoreSslIssues: false,
-			webhookSecret: secret,
-			reportUser: '',
-			reportPassword: '',
-		});
+		const dialer = await api.createCredential(
+			'dialerApi',
+			'Dialer bench',
+			simulatorCredential(sim, secret),
+		);
 		const apiToken = await api.createCredential('httpHeaderAuth', 'Dialer token', {
 			name: 'Authorization',
 			value: sim.token,

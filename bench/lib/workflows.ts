@@ -8,8 +8,11 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { request } from 'undici';
 
+import { DIALER_TYPE } from '../../scripts/n8n/dialer';
 import {
 	linearConnections,
+	waitUntilServed,
+	webhookNode,
 	type Credential,
 	type N8nApi,
 	type NodeSpec,
@@ -20,9 +23,6 @@ export type Json = Record<string, unknown>;
 
 /** What n8n keeps of a successful execution: nothing (fast) or everything (n8n's default). */
 export type SaveMode = 'none' | 'all';
-
-export const DIALER = 'n8n-nodes-dialer.dialer';
-export const DIALER_TRIGGER = 'n8n-nodes-dialer.dialerTrigger';
 
 export interface TimedAnswer {
 	status: number;
@@ -36,8 +36,6 @@ export interface RunWorkflow {
 	/** POSTs `{ items }`; resolves when n8n answers, i.e. when the run has finished. */
 	post(items: Json[]): Promise<TimedAnswer>;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function timedPost(
 	url: string,
@@ -62,17 +60,6 @@ export async function timedPost(
 }
 
 /** A production webhook can answer 404 for a moment after activation. */
-export async function waitForWebhook(
-	url: string,
-	headers: Record<string, string> = {},
-): Promise<void> {
-	for (let attempt = 0; attempt < 100; attempt++) {
-		if ((await timedPost(url, {}, headers)).status !== 404) return;
-		await sleep(200);
-	}
-	throw new Error(`webhook ${url} still answers 404`);
-}
-
 function place(nodes: NodeSpec[], first: number): WorkflowNode[] {
 	return nodes.map((node, index) => ({
 		...node,
@@ -101,19 +88,7 @@ export async function createRunWorkflow(
 	options: { save: SaveMode; timezone: string; answer: 'noData' | 'allEntries'; name: string },
 ): Promise<RunWorkflow> {
 	const path = randomUUID();
-	const webhook: NodeSpec = {
-		name: 'Webhook',
-		type: 'n8n-nodes-base.webhook',
-		typeVersion: 2,
-		webhookId: path,
-		parameters: {
-			httpMethod: 'POST',
-			path,
-			responseMode: 'lastNode',
-			responseData: options.answer,
-			options: {},
-		},
-	};
+	const webhook = webhookNode(path, { responseData: options.answer });
 	const split: NodeSpec = {
 		name: 'Split Items',
 		type: 'n8n-nodes-base.splitOut',
@@ -129,7 +104,7 @@ export async function createRunWorkflow(
 	});
 	await api.activateWorkflow(workflow.id);
 	const url = `${api.baseUrl}/webhook/${path}`;
-	await waitForWebhook(url);
+	await waitUntilServed(url);
 	return { id: workflow.id, url, post: (items) => timedPost(url, { items }) };
 }
 
@@ -137,7 +112,7 @@ export async function createRunWorkflow(
 export function dialerNode(credential: Credential, parameters: Json): NodeSpec {
 	return {
 		name: 'Dialer',
-		type: DIALER,
+		type: DIALER_TYPE,
 		typeVersion: 1,
 		parameters,
 		credentials: { dialerApi: { id: credential.id, name: credential.name } },

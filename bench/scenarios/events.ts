@@ -6,14 +6,15 @@
 import { randomUUID } from 'node:crypto';
 import { request } from 'undici';
 
-import type { NodeSpec } from '../../scripts/n8n/api';
+import { waitUntilServed, webhookNode, type NodeSpec } from '../../scripts/n8n/api';
+import { TRIGGER_TYPE } from '../../scripts/n8n/dialer';
 import { AgentStates, eventKinds } from '../../simulator/agent-states';
 import { Random } from '../../simulator/random';
 import type { Delivery, DialerSimulator } from '../../simulator/types';
 import { cpuTimes } from '../lib/procfs';
 import { percentile, summarize, type Summary } from '../lib/stats';
 import { log, type Target } from '../lib/target';
-import { DIALER_TRIGGER, settingsFor, waitForWebhook, type SaveMode } from '../lib/workflows';
+import { settingsFor, type SaveMode } from '../lib/workflows';
 
 /** The kind the workflows want; the simulator's bursts cycle through the kinds starting here. */
 export const WANTED = eventKinds[0];
@@ -40,7 +41,7 @@ export async function createReceiver(
 		nodes = [
 			{
 				name: 'Dialer Trigger',
-				type: DIALER_TRIGGER,
+				type: TRIGGER_TYPE,
 				typeVersion: 1,
 				webhookId: path,
 				parameters: { events: [WANTED], options: {} },
@@ -52,17 +53,10 @@ export async function createReceiver(
 		const withAuth = variant === 'generic';
 		nodes = [
 			{
-				name: 'Webhook',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				webhookId: path,
-				parameters: {
-					httpMethod: 'POST',
-					path,
+				...webhookNode(path, {
 					responseMode: 'onReceived',
 					authentication: withAuth ? 'headerAuth' : 'none',
-					options: {},
-				},
+				}),
 				...(withAuth
 					? {
 							credentials: {
@@ -106,7 +100,7 @@ export async function createReceiver(
 	});
 	await target.api.activateWorkflow(workflow.id);
 	const withSecret = variant !== 'bareWebhook';
-	await waitForWebhook(url, withSecret ? { 'x-webhook-secret': secret } : {});
+	await waitUntilServed(url, withSecret ? { 'x-webhook-secret': secret } : {});
 	return { workflowId: workflow.id, url, secret: withSecret ? secret : undefined };
 }
 

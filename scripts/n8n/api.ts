@@ -1,9 +1,11 @@
 /**
- * A small client for one running n8n: the public API (X-N8N-API-KEY) for credentials,
- * workflows and executions, plus the editor's internal REST calls (session cookie) for what
- * the public API lacks: testing a credential and listing loaded node and credential types.
+ * A small client for one running n8n: credentials, workflows and executions through the public
+ * API (X-N8N-API-KEY) on n8n 2.x or the editor's REST endpoints (session cookie) on 1.x, behind
+ * the same methods; plus the editor's calls for what the public API lacks: testing a credential
+ * and listing loaded node and credential types.
  */
 import { randomUUID } from 'node:crypto';
+import { parse as parseFlatted } from 'flatted';
 import { request } from 'undici';
 
 export interface WorkflowNode {
@@ -61,6 +63,25 @@ export interface CredentialTestResult {
 	message: string;
 }
 
+export interface CredentialInput {
+	type: string;
+	name: string;
+	data: Record<string, unknown>;
+}
+
+/** The items a node gave in an execution's first run, from its first output (`[]` if it did not run). */
+export function nodeOutput(execution: Execution, nodeName: string): Array<Record<string, unknown>> {
+	const data = execution.data as {
+		resultData: {
+			runData: Record<
+				string,
+				Array<{ data: { main: Array<Array<{ json: Record<string, unknown> }>> } }> | undefined
+			>;
+		};
+	};
+	return data.resultData.runData[nodeName]?.[0]?.data.main[0].map((item) => item.json) ?? [];
+}
+
 export interface HttpResult<T = unknown> {
 	status: number;
 	headers: Record<string, string | string[] | undefined>;
@@ -100,6 +121,51 @@ async function readBody(body: { text(): Promise<string> }): Promise<unknown> {
 	}
 }
 
+/**
+ * n8n's Webhook node for POSTs on `path` (also its webhookId), answering when the last node is
+ * done unless `parameters` say otherwise (they add to or replace the defaults).
+ */
+export function webhookNode(path: string, parameters: Record<string, unknown> = {}): WorkflowNode {
+	return {
+		name: 'Webhook',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		position: [0, 0],
+		webhookId: path,
+		parameters: {
+			httpMethod: 'POST',
+			path,
+			responseMode: 'lastNode',
+			options: {},
+			...parameters,
+		},
+	};
+}
+
+/**
+ * A production webhook answers 404 for a moment after activation (a queue-mode webhook processor
+ * longer); any other answer to an empty POST (a trigger's 401 for a missing secret) means it is
+ * served.
+ */
+export async function waitUntilServed(
+	url: string,
+	headers: Record<string, string> = {},
+	timeoutMs = 20_000,
+): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const res = await request(url, {
+			method: 'POST',
+			headers: { ...headers, 'content-type': 'application/json' },
+			body: '{}',
+		});
+		await res.body.dump();
+		if (res.statusCode !== 404) return;
+		if (Date.now() > deadline) throw new Error(`${url} still answers 404 after activation`);
+		await sleep(200);
+	}
+}
+
 /** Chains nodes one after another on their first main output. */
 export function linearConnections(names: string[]): WorkflowConnections {
 	const connections: WorkflowConnections = {};
@@ -120,18 +186,45 @@ export class N8nApi {
 		readonly webhookBaseUrl = baseUrl,
 	) {}
 
-	/** Logs in and uses the given API key, or creates one with every scope the instance offers. */
+	private store: WorkflowStore = new PublicApiStore(this);
+
+	/**
+	 * Logs in; with the public API (`workflowApi`, default 'public') it uses the given API key or
+	 * creates one with every scope the instance offers.
+	 */
 	static async connect(options: {
 		baseUrl: string;
 		email: string;
 		password: string;
 		apiKey?: string;
 		webhookBaseUrl?: string;
+		workflowApi?: 'public' | 'editor';
 	}): Promise<N8nApi> {
 		const api = new N8nApi(options.baseUrl, options.webhookBaseUrl);
 		await api.login(options.email, options.password);
-		api.apiKey = options.apiKey ?? (await api.createApiKey('e2e'));
+		if (options.workflowApi === 'editor') api.store = new EditorApiStore(api);
+		else api.apiKey = options.apiKey || (await api.createApiKey('e2e'));
 		return api;
+	}
+
+	/** n8n 1.x has no owner from the environment: the first visitor sets it up, once. */
+	static async setUpOwner(
+		baseUrl: string,
+		owner: { email: string; firstName: string; lastName: string; password: string },
+	): Promise<void> {
+		const res = await new N8nApi(baseUrl).send('POST', '/rest/owner/setup', {}, owner);
+		if (res.status !== 200)
+			throw new N8nApiError('POST', '/rest/owner/setup', res.status, res.body);
+	}
+
+	/** Which of n8n's APIs manages credentials, workflows and executions for this client. */
+	get workflowApi(): WorkflowStore['kind'] {
+		return this.store.kind;
+	}
+
+	/** The API key, or '' when this client manages workflows through the editor's endpoints. */
+	get keyIfAny(): string {
+		return this.apiKey ?? '';
 	}
 
 	get key(): string {
@@ -196,11 +289,16 @@ export class N8nApi {
 	// Credentials
 
 	createCredential(type: string, name: string, data: Record<string, unknown>): Promise<Credential> {
-		return this.public<Credential>('POST', '/credentials', { type, name, data });
+		return this.store.createCredential({ type, name, data });
 	}
 
-	async deleteCredential(id: string): Promise<void> {
-		await this.public('DELETE', `/credentials/${id}`);
+	/** Replaces a saved credential's name and fields, as saving the editor's form does. */
+	updateCredential(id: string, credential: CredentialInput): Promise<Credential> {
+		return this.store.updateCredential(id, credential);
+	}
+
+	deleteCredential(id: string): Promise<void> {
+		return this.store.deleteCredential(id);
 	}
 
 	/**
@@ -254,18 +352,15 @@ export class N8nApi {
 	// Workflows and executions
 
 	createWorkflow(workflow: WorkflowInput): Promise<Workflow> {
-		return this.public<Workflow>('POST', '/workflows', {
-			...workflow,
-			settings: workflow.settings ?? {},
-		});
+		return this.store.createWorkflow({ ...workflow, settings: workflow.settings ?? {} });
 	}
 
 	activateWorkflow(id: string): Promise<Workflow> {
-		return this.public<Workflow>('POST', `/workflows/${id}/activate`);
+		return this.store.setActive(id, true);
 	}
 
 	deactivateWorkflow(id: string): Promise<Workflow> {
-		return this.public<Workflow>('POST', `/workflows/${id}/deactivate`);
+		return this.store.setActive(id, false);
 	}
 
 	/** Retries 409: right after deactivation n8n answers "still being unpublished" for a moment. */
@@ -273,7 +368,7 @@ export class N8nApi {
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
 			try {
-				await this.public('DELETE', `/workflows/${id}`);
+				await this.store.deleteWorkflow(id);
 				return;
 			} catch (error) {
 				if (!(error instanceof N8nApiError && error.status === 409) || Date.now() > deadline)
@@ -283,28 +378,12 @@ export class N8nApi {
 		}
 	}
 
-	async listExecutions(workflowId: string, includeData = false): Promise<Execution[]> {
-		const executions: Execution[] = [];
-		let cursor: string | undefined;
-		do {
-			const query = new URLSearchParams({
-				workflowId,
-				includeData: String(includeData),
-				limit: '250',
-			});
-			if (cursor) query.set('cursor', cursor);
-			const page = await this.public<{ data: Execution[]; nextCursor: string | null }>(
-				'GET',
-				`/executions?${query}`,
-			);
-			executions.push(...page.data);
-			cursor = page.nextCursor ?? undefined;
-		} while (cursor);
-		return executions;
+	listExecutions(workflowId: string, includeData = false): Promise<Execution[]> {
+		return this.store.listExecutions(workflowId, includeData);
 	}
 
 	getExecution(id: string, includeData = true): Promise<Execution> {
-		return this.public<Execution>('GET', `/executions/${id}?includeData=${includeData}`);
+		return this.store.getExecution(id, includeData);
 	}
 
 	/** Polls until the workflow has at least `count` finished executions (any outcome). */
@@ -341,20 +420,7 @@ export class N8nApi {
 		} = {},
 	): Promise<WebhookWorkflow> {
 		const path = randomUUID();
-		const webhook: WorkflowNode = {
-			name: 'Webhook',
-			type: 'n8n-nodes-base.webhook',
-			typeVersion: 2,
-			position: [0, 0],
-			webhookId: path,
-			parameters: {
-				httpMethod: 'POST',
-				path,
-				responseMode: 'lastNode',
-				responseData: 'allEntries',
-				options: {},
-			},
-		};
+		const webhook = webhookNode(path, { responseData: 'allEntries' });
 		if (nodes.length === 0)
 			throw new Error('createWebhookWorkflow needs at least one node after the webhook');
 		const placed = nodes.map((n, i): WorkflowNode => ({
@@ -419,5 +485,144 @@ export class N8nApi {
 			if (parsed.status !== 404 || Date.now() > deadline) return parsed;
 			await sleep(200);
 		}
+	}
+}
+
+/** Credentials, workflows and executions: the same operations on either of n8n's APIs. */
+interface WorkflowStore {
+	readonly kind: 'public' | 'editor';
+	createCredential(credential: CredentialInput): Promise<Credential>;
+	updateCredential(id: string, credential: CredentialInput): Promise<Credential>;
+	deleteCredential(id: string): Promise<void>;
+	createWorkflow(workflow: WorkflowInput): Promise<Workflow>;
+	setActive(id: string, active: boolean): Promise<Workflow>;
+	deleteWorkflow(id: string): Promise<void>;
+	listExecutions(workflowId: string, includeData: boolean): Promise<Execution[]>;
+	getExecution(id: string, includeData: boolean): Promise<Execution>;
+}
+
+/** n8n 2.x: the public API under /api/v1 with the API key. */
+class PublicApiStore implements WorkflowStore {
+	readonly kind = 'public';
+
+	constructor(private readonly api: N8nApi) {}
+
+	createCredential(credential: CredentialInput): Promise<Credential> {
+		return this.api.public<Credential>('POST', '/credentials', credential);
+	}
+
+	updateCredential(id: string, credential: CredentialInput): Promise<Credential> {
+		return this.api.public<Credential>('PATCH', `/credentials/${id}`, credential);
+	}
+
+	async deleteCredential(id: string): Promise<void> {
+		await this.api.public('DELETE', `/credentials/${id}`);
+	}
+
+	createWorkflow(workflow: WorkflowInput): Promise<Workflow> {
+		return this.api.public<Workflow>('POST', '/workflows', workflow);
+	}
+
+	setActive(id: string, active: boolean): Promise<Workflow> {
+		return this.api.public<Workflow>(
+			'POST',
+			`/workflows/${id}/${active ? 'activate' : 'deactivate'}`,
+		);
+	}
+
+	async deleteWorkflow(id: string): Promise<void> {
+		await this.api.public('DELETE', `/workflows/${id}`);
+	}
+
+	async listExecutions(workflowId: string, includeData: boolean): Promise<Execution[]> {
+		const executions: Execution[] = [];
+		let cursor: string | undefined;
+		do {
+			const query = new URLSearchParams({
+				workflowId,
+				includeData: String(includeData),
+				limit: '250',
+			});
+			if (cursor) query.set('cursor', cursor);
+			const page = await this.api.public<{ data: Execution[]; nextCursor: string | null }>(
+				'GET',
+				`/executions?${query}`,
+			);
+			executions.push(...page.data);
+			cursor = page.nextCursor ?? undefined;
+		} while (cursor);
+		return executions;
+	}
+
+	getExecution(id: string, includeData: boolean): Promise<Execution> {
+		return this.api.public<Execution>('GET', `/executions/${id}?includeData=${includeData}`);
+	}
+}
+
+/**
+ * n8n 1.x: the editor's REST endpoints with the login cookie. Its public API refuses credentials
+ * ("request.body.data does not match allOf schema") and, on SQLite, workflows ("Transaction is not
+ * started yet"). Activation goes with the workflow's current versionId; an execution's `data` is
+ * stored and served as a `flatted` string.
+ */
+class EditorApiStore implements WorkflowStore {
+	readonly kind = 'editor';
+
+	constructor(private readonly api: N8nApi) {}
+
+	createCredential(credential: CredentialInput): Promise<Credential> {
+		return this.api.rest<Credential>('POST', '/rest/credentials', credential);
+	}
+
+	updateCredential(id: string, credential: CredentialInput): Promise<Credential> {
+		return this.api.rest<Credential>('PATCH', `/rest/credentials/${id}`, credential);
+	}
+
+	async deleteCredential(id: string): Promise<void> {
+		await this.api.rest('DELETE', `/rest/credentials/${id}`);
+	}
+
+	createWorkflow(workflow: WorkflowInput): Promise<Workflow> {
+		return this.api.rest<Workflow>('POST', '/rest/workflows', { ...workflow, active: false });
+	}
+
+	async setActive(id: string, active: boolean): Promise<Workflow> {
+		const { versionId } = await this.api.rest<{ versionId: string }>(
+			'GET',
+			`/rest/workflows/${id}`,
+		);
+		return this.api.rest<Workflow>('PATCH', `/rest/workflows/${id}`, { active, versionId });
+	}
+
+	/** 1.x deletes only archived workflows (archiving also deactivates). */
+	async deleteWorkflow(id: string): Promise<void> {
+		await this.api.rest('POST', `/rest/workflows/${id}/archive`);
+		await this.api.rest('DELETE', `/rest/workflows/${id}`);
+	}
+
+	async listExecutions(workflowId: string, includeData: boolean): Promise<Execution[]> {
+		const executions: Execution[] = [];
+		for (let lastId: string | undefined; ;) {
+			const query = new URLSearchParams({ filter: JSON.stringify({ workflowId }), limit: '250' });
+			if (lastId) query.set('lastId', lastId);
+			const page = await this.api.rest<{ results: Execution[] }>(
+				'GET',
+				`/rest/executions?${query}`,
+			);
+			executions.push(...page.results);
+			if (page.results.length < 250) break;
+			lastId = page.results.at(-1)!.id;
+		}
+		if (!includeData) return executions;
+		return Promise.all(executions.map((execution) => this.getExecution(execution.id, true)));
+	}
+
+	async getExecution(id: string, includeData: boolean): Promise<Execution> {
+		const execution = await this.api.rest<Execution & { data?: string }>(
+			'GET',
+			`/rest/executions/${id}`,
+		);
+		const { data, ...summary } = execution;
+		return includeData && data ? { ...summary, data: parseFlatted(data) as unknown } : summary;
 	}
 }

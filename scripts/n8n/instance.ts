@@ -22,7 +22,7 @@ import bcrypt from 'bcryptjs';
 import { request } from 'undici';
 
 import { N8nApi } from './api';
-import { cleanNpmEnv, ensureRuntime, run, type N8nRuntime } from './runtime';
+import { cleanNpmEnv, ensureRuntime, isAlive, run, type N8nRuntime } from './runtime';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 const HOST = '127.0.0.1';
@@ -30,6 +30,13 @@ const READY_TIMEOUT_MS = 120000;
 const STOP_GRACE_MS = 10000;
 
 export interface StartN8nOptions {
+	/** n8n version (one of runtime.ts's N8N_VERSIONS); default DIALER_N8N_VERSION or the newest. */
+	version?: string;
+	/**
+	 * What the instance is for, in its names: user folder `/tmp/n8n-dialer-<purpose>-*`, owner
+	 * `<purpose>-owner@example.com`. Default `e2e`.
+	 */
+	purpose?: string;
 	/** Extra environment for n8n, e.g. GENERIC_TIMEZONE, N8N_LOG_LEVEL, EXECUTIONS_DATA_SAVE_ON_SUCCESS. */
 	env?: Record<string, string>;
 	/** Run `npm run build` before packing; otherwise dist/ must already exist. */
@@ -40,6 +47,7 @@ export interface StartN8nOptions {
 
 export interface N8nInstance {
 	baseUrl: string;
+	n8nVersion: string;
 	pid: number;
 	userFolder: string;
 	logFile: string;
@@ -75,15 +83,6 @@ export function freePort(): Promise<number> {
 			server.close(() => resolve(port));
 		});
 	});
-}
-
-function isAlive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		return (error as NodeJS.ErrnoException).code === 'EPERM';
-	}
 }
 
 /** True while any process of the group still exists. */
@@ -180,17 +179,53 @@ export async function installPackage(userFolder: string, tarball: string): Promi
 	);
 }
 
+/** The instance owner's login; the password is random per instance. */
+export interface Owner {
+	email: string;
+	password: string;
+	firstName: string;
+	lastName: string;
+}
+
+export function newOwner(purpose: string): Owner {
+	const name = `${purpose[0].toUpperCase()}${purpose.slice(1)}`;
+	return {
+		email: `${purpose}-owner@example.com`,
+		// n8n asks for 8+ characters with a digit and an upper-case letter.
+		password: `${name}-${randomBytes(12).toString('hex')}-Pw1`,
+		firstName: name,
+		lastName: 'Owner',
+	};
+}
+
+/** Where n8n 1.x needs its owner set up through the editor (see runtime.ts's N8N_VERSIONS). */
+export async function provisionOwner(
+	rt: N8nRuntime,
+	baseUrl: string,
+	owner: Owner,
+	webhookBaseUrl?: string,
+): Promise<N8nApi> {
+	if (!rt.spec.ownerFromEnv) await N8nApi.setUpOwner(baseUrl, owner);
+	return N8nApi.connect({
+		baseUrl,
+		webhookBaseUrl,
+		email: owner.email,
+		password: owner.password,
+		workflowApi: rt.spec.workflowApi,
+	});
+}
+
 export function n8nEnv(
 	rt: N8nRuntime,
 	config: {
 		userFolder: string;
 		port: number;
 		brokerPort: number;
-		email: string;
-		passwordHash: string;
+		owner: Owner;
 	},
 	extra: Record<string, string>,
 ): NodeJS.ProcessEnv {
+	const { owner } = config;
 	return {
 		// Only what n8n needs from the outside: no inherited N8N_* or DB_* settings leak in.
 		PATH: `${path.dirname(rt.nodeBin)}${path.delimiter}${process.env.PATH ?? ''}`,
@@ -216,28 +251,36 @@ export function n8nEnv(
 		N8N_DYNAMIC_BANNERS_ENABLED: 'false',
 		N8N_AI_ENABLED: 'false',
 		N8N_LICENSE_AUTO_RENEW_ENABLED: 'false',
-		// mcp-registry otherwise reaches an outside host at start-up.
-		N8N_DISABLED_MODULES: 'mcp-registry,instance-ai,agents,chat-hub,workflow-builder',
+		...(rt.spec.disabledModules ? { N8N_DISABLED_MODULES: rt.spec.disabledModules } : {}),
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
 		EXTERNAL_FRONTEND_HOOKS_URLS: '',
-		N8N_INSTANCE_OWNER_MANAGED_BY_ENV: 'true',
-		N8N_INSTANCE_OWNER_EMAIL: config.email,
-		N8N_INSTANCE_OWNER_FIRST_NAME: 'E2E',
-		N8N_INSTANCE_OWNER_LAST_NAME: 'Owner',
-		N8N_INSTANCE_OWNER_PASSWORD_HASH: config.passwordHash,
+		...(rt.spec.ownerFromEnv
+			? {
+					N8N_INSTANCE_OWNER_MANAGED_BY_ENV: 'true',
+					N8N_INSTANCE_OWNER_EMAIL: owner.email,
+					N8N_INSTANCE_OWNER_FIRST_NAME: owner.firstName,
+					N8N_INSTANCE_OWNER_LAST_NAME: owner.lastName,
+					N8N_INSTANCE_OWNER_PASSWORD_HASH: bcrypt.hashSync(owner.password, 10),
+				}
+			: {}),
 		N8N_LOG_OUTPUT: 'console',
 		...extra,
 	};
 }
 
-/** Polls `{baseUrl}/healthz/readiness` (main, webhook processor, or a worker's health server). */
+/**
+ * Polls `{baseUrl}/healthz/readiness` (main, webhook processor, or a worker's health server),
+ * then each of `more` paths until it answers 200.
+ */
 export async function waitForReady(
 	baseUrl: string,
 	child: ChildProcess,
 	logFile: string,
+	more: string[] = [],
 ): Promise<void> {
 	const deadline = Date.now() + READY_TIMEOUT_MS;
-	while (Date.now() < deadline) {
+	const paths = ['/healthz/readiness', ...more];
+	while (Date.now() < deadline && paths.length > 0) {
 		if (child.exitCode !== null || child.signalCode !== null) {
 			const tail = readFileSync(logFile, 'utf8').split('\n').slice(-30).join('\n');
 			throw new Error(
@@ -245,14 +288,18 @@ export async function waitForReady(
 			);
 		}
 		try {
-			const res = await request(`${baseUrl}/healthz/readiness`);
+			const res = await request(`${baseUrl}${paths[0]}`);
 			await res.body.dump();
-			if (res.statusCode === 200) return;
+			if (res.statusCode === 200) {
+				paths.shift();
+				continue;
+			}
 		} catch {
 			// not listening yet
 		}
 		await new Promise((r) => setTimeout(r, 250));
 	}
+	if (paths.length === 0) return;
 	throw new Error(`n8n was not ready within ${READY_TIMEOUT_MS} ms; see ${logFile}`);
 }
 
@@ -293,6 +340,11 @@ export function stopTracked(pgid: number, keep?: boolean): Promise<void> {
 	return shutdown(pgid, keep);
 }
 
+/** Stops every group this process started or tracks (the signal hooks' work, for callers that handle the signal themselves). */
+export async function stopAllTracked(graceMs = STOP_GRACE_MS): Promise<void> {
+	await Promise.allSettled([...running.keys()].map((pid) => shutdown(pid, undefined, graceMs)));
+}
+
 function installExitHooks(): void {
 	if (hooksInstalled) return;
 	hooksInstalled = true;
@@ -307,9 +359,7 @@ function installExitHooks(): void {
 	// A process killed by a signal emits no 'exit': clean up, then die of the same signal.
 	for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 		process.once(signal, () => {
-			void Promise.allSettled(
-				[...running.keys()].map((pid) => shutdown(pid, undefined, 3000)),
-			).then(() => process.kill(process.pid, signal));
+			void stopAllTracked(3000).then(() => process.kill(process.pid, signal));
 		});
 	}
 }
@@ -392,29 +442,19 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8nInstan
 	const timings: Record<string, number> = {};
 	const time = phaseTimer(timings);
 
-	const rt = await time('runtime', () => ensureRuntime());
+	const rt = await time('runtime', () => ensureRuntime({ version: options.version }));
 	await reapLeftovers(rt);
 
-	const userFolder = await mkdtemp(path.join(os.tmpdir(), 'n8n-dialer-e2e-'));
+	const purpose = options.purpose ?? 'e2e';
+	const userFolder = await mkdtemp(path.join(os.tmpdir(), `n8n-dialer-${purpose}-`));
 	let pgid: number | undefined;
 	try {
 		const tarball = await time('pack', () => packProject(userFolder, options.build ?? false));
 		await time('installPackage', () => installPackage(userFolder, tarball));
 
 		const [port, brokerPort] = [await freePort(), await freePort()];
-		const ownerEmail = 'e2e-owner@example.com';
-		const ownerPassword = `E2e-${randomBytes(12).toString('hex')}-Pw1`;
-		const env = n8nEnv(
-			rt,
-			{
-				userFolder,
-				port,
-				brokerPort,
-				email: ownerEmail,
-				passwordHash: bcrypt.hashSync(ownerPassword, 10),
-			},
-			options.env ?? {},
-		);
+		const owner = newOwner(purpose);
+		const env = n8nEnv(rt, { userFolder, port, brokerPort, owner }, options.env ?? {});
 		const baseUrl = `http://${HOST}:${port}`;
 
 		const startedAt = Date.now();
@@ -425,22 +465,23 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8nInstan
 			keepUserFolder: options.keepUserFolder,
 		});
 		pgid = child.pid;
-		log(`n8n pid ${pgid} on ${baseUrl}, user folder ${userFolder}`);
+		log(`n8n pid ${pgid} (n8n ${rt.n8nVersion}) on ${baseUrl}, user folder ${userFolder}`);
 
-		await waitForReady(baseUrl, child, logFile);
+		// /healthz/readiness answers before the migrations of a fresh 1.x database end; the
+		// editor's settings answer only after them.
+		await waitForReady(baseUrl, child, logFile, ['/rest/settings']);
 		timings.ready = Date.now() - startedAt;
-		const api = await time('provision', () =>
-			N8nApi.connect({ baseUrl, email: ownerEmail, password: ownerPassword }),
-		);
+		const api = await time('provision', () => provisionOwner(rt, baseUrl, owner));
 
 		const pid = pgid;
 		return {
 			baseUrl,
+			n8nVersion: rt.n8nVersion,
 			pid,
 			userFolder,
 			logFile,
-			ownerEmail,
-			ownerPassword,
+			ownerEmail: owner.email,
+			ownerPassword: owner.password,
 			api,
 			timings,
 			stop: (stopOptions = {}) => shutdown(pid, stopOptions.keepUserFolder),

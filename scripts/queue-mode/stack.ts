@@ -8,16 +8,16 @@
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import bcrypt from 'bcryptjs';
 
-import { N8nApi } from '../n8n/api';
+import type { N8nApi } from '../n8n/api';
 import {
 	freePort,
 	installPackage,
 	n8nEnv,
+	newOwner,
 	packProject,
 	phaseTimer,
+	provisionOwner,
 	reapLeftovers,
 	spawnN8n,
 	waitForReady,
@@ -52,6 +52,7 @@ export interface QueueProcess {
 }
 
 export interface QueueModeStack {
+	n8nVersion: string;
 	main: QueueProcess;
 	webhook: QueueProcess;
 	workers: QueueProcess[];
@@ -126,9 +127,7 @@ export async function startQueueMode(options: QueueModeOptions = {}): Promise<Qu
 			installPackage(packageFrom, await packProject(packageFrom, options.build ?? false)),
 		);
 
-		const ownerEmail = 'queue-owner@example.com';
-		const ownerPassword = `Queue-${randomBytes(12).toString('hex')}-Pw1`;
-		const passwordHash = bcrypt.hashSync(ownerPassword, 10);
+		const owner = newOwner('queue');
 		const webhookPort = await freePort();
 		const webhookUrl = `http://${HOST}:${webhookPort}`;
 		const shared = { ...queueEnv(redis, postgres, webhookUrl), ...options.env };
@@ -148,13 +147,7 @@ export async function startQueueMode(options: QueueModeOptions = {}): Promise<Qu
 			const ownPort = at.port ?? (await freePort());
 			const env = n8nEnv(
 				rt,
-				{
-					userFolder,
-					port: ownPort,
-					brokerPort: await freePort(),
-					email: ownerEmail,
-					passwordHash,
-				},
+				{ userFolder, port: ownPort, brokerPort: await freePort(), owner },
 				{ ...shared, ...extra },
 			);
 			const args = command === 'worker' ? [`--concurrency=${options.concurrency ?? 10}`] : [];
@@ -187,21 +180,17 @@ export async function startQueueMode(options: QueueModeOptions = {}): Promise<Qu
 				...Array.from({ length: options.workers ?? 2 }, () => startWorker()),
 			]),
 		);
-		const api = await N8nApi.connect({
-			baseUrl: main.baseUrl,
-			email: ownerEmail,
-			password: ownerPassword,
-			webhookBaseUrl: webhook.baseUrl,
-		});
+		const api = await provisionOwner(rt, main.baseUrl, owner, webhook.baseUrl);
 		return {
+			n8nVersion: rt.n8nVersion,
 			main,
 			webhook,
 			workers,
 			redis,
 			postgres,
 			api,
-			ownerEmail,
-			ownerPassword,
+			ownerEmail: owner.email,
+			ownerPassword: owner.password,
 			timings,
 			startWorker: async () => {
 				const worker = await startWorker();

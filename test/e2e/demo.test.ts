@@ -85,7 +85,9 @@ describe('npm run demo', () => {
 			180_000,
 			'the demo banner',
 		);
-		expect(run.stdout).toContain('Log in as');
+		// Its own names, not the e2e run's.
+		expect(run.stdout).toContain('Log in as    demo-owner@example.com');
+		expect(run.stderr).toMatch(/user folder \/tmp\/n8n-dialer-demo-/);
 		const n8n = n8nPid(run.stderr);
 		expect(groupAlive(n8n)).toBe(true);
 
@@ -96,5 +98,9 @@ describe('npm run demo', () => {
 			20_000,
 			'every demo process to end',
 		);
+		// One last line, printed once everything had stopped.
+		const lines = run.stderr.trim().split('\n');
+		expect(lines.at(-1)).toMatch(/^\[demo\] stopped: /);
+		expect(lines.filter((line) => line.startsWith('[demo] stopped'))).toHaveLength(1);
 	});
 });

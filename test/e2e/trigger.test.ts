@@ -204,7 +204,7 @@ describe('Dialer Trigger in n8n', () => {
 				).status;
 			const rotate = async (webhookSecret: string) => {
 				registerSecret(webhookSecret);
-				await workflows.api.public('PATCH', `/credentials/${credential.id}`, {
+				await workflows.api.updateCredential(credential.id, {
 					name: credential.name,
 					type: 'dialerApi',
 					data: workflows.credentialData(webhookSecret),

@@ -4,12 +4,12 @@
  * workflows; credentials are stored encrypted, so a plain-text hit is a leak). The folder is
  * kept when secrets leaked, for inspection.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 
 import { stopGroup } from '../../../scripts/n8n/instance';
-import { readConnection, type E2eConnection } from './connection';
+import { readConnection, secretsIn, type E2eConnection } from './connection';
 
 /** n8n's log and its SQLite files (the database, its write-ahead log and shared memory). */
 function storedFiles(connection: E2eConnection): string[] {
@@ -20,21 +20,6 @@ function storedFiles(connection: E2eConnection): string[] {
 				.map((name) => path.join(dataFolder, name))
 		: [];
 	return [connection.logFile, ...databaseFiles].filter((file) => existsSync(file));
-}
-
-function leaks(connection: E2eConnection): string[] {
-	const secrets = [
-		...new Set(readFileSync(connection.secretsFile, 'utf8').split('\n').filter(Boolean)),
-	];
-	const found: string[] = [];
-	for (const file of storedFiles(connection)) {
-		const content = readFileSync(file);
-		for (const secret of secrets) {
-			if (content.includes(secret))
-				found.push(`${path.basename(file)} contains a test secret (${secret.slice(0, 12)}…)`);
-		}
-	}
-	return found;
 }
 
 export default async function globalTeardown(): Promise<void> {
@@ -49,19 +34,15 @@ export default async function globalTeardown(): Promise<void> {
 		await stopGroup(connection.pid);
 	}
 
-	const leaked = leaks(connection);
-	const secretCount = readFileSync(connection.secretsFile, 'utf8')
-		.split('\n')
-		.filter(Boolean).length;
+	const files = storedFiles(connection);
+	const { secrets, hits } = secretsIn(connection, files);
 	console.log(
-		`\nSecret scan: ${secretCount} test secrets searched in ${storedFiles(connection)
-			.map((f) => path.basename(f))
-			.join(', ')}: ${leaked.length} hits`,
+		`\nSecret scan: ${secrets} test secrets searched in ${files.map((f) => path.basename(f)).join(', ')}: ${hits.length} hits`,
 	);
-	if (leaked.length === 0 && process.env.E2E_KEEP_N8N !== '1') {
+	if (hits.length === 0 && process.env.E2E_KEEP_N8N !== '1') {
 		await rm(connection.userFolder, { recursive: true, force: true });
 	} else {
 		console.log(`n8n user folder kept: ${connection.userFolder}`);
 	}
-	if (leaked.length > 0) throw new Error(`Test secrets leaked:\n${leaked.join('\n')}`);
+	if (hits.length > 0) throw new Error(`Test secrets leaked:\n${hits.join('\n')}`);
 }

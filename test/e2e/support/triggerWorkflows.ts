@@ -7,15 +7,25 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { request } from 'undici';
 
-import type { Credential, Execution, N8nApi, Workflow } from '../../../scripts/n8n/api';
+import {
+	nodeOutput,
+	type Credential,
+	type Execution,
+	type N8nApi,
+	type Workflow,
+} from '../../../scripts/n8n/api';
+import {
+	createTriggerFlow,
+	simulatorCredential,
+	sleep,
+	TRIGGER,
+} from '../../../scripts/n8n/dialer';
 import { startSimulator } from '../../../simulator';
 import type { AgentEvent, DialerSimulator } from '../../../simulator/types';
 import { connectN8n, registerSecret } from '../setup/connection';
 
-export const TRIGGER = 'Dialer Trigger';
+export { inParallel, sleep, TRIGGER } from '../../../scripts/n8n/dialer';
 export { AGENT_EVENT_CODES as ALL_EVENTS } from '../../support/generatedDeliveries';
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface Answer {
 	status: number;
@@ -39,25 +49,6 @@ export async function post(
 		// keep the text
 	}
 	return { status: res.statusCode, body: parsed, ms: performance.now() - started };
-}
-
-/** Runs `send` over every case with at most `concurrency` under way; answers in case order. */
-export async function inParallel<T, R>(
-	cases: T[],
-	concurrency: number,
-	send: (item: T, index: number) => Promise<R>,
-): Promise<R[]> {
-	const results: R[] = new Array(cases.length);
-	let next = 0;
-	await Promise.all(
-		Array.from({ length: concurrency }, async () => {
-			while (next < cases.length) {
-				const index = next++;
-				results[index] = await send(cases[index], index);
-			}
-		}),
-	);
-	return results;
 }
 
 export function event(
@@ -85,15 +76,7 @@ export function event(
 
 /** The items the trigger gave its execution. */
 export function triggerItems(execution: Execution): Array<Record<string, unknown>> {
-	const data = execution.data as {
-		resultData: {
-			runData: Record<
-				string,
-				Array<{ data: { main: Array<Array<{ json: Record<string, unknown> }>> } }>
-			>;
-		};
-	};
-	return data.resultData.runData[TRIGGER][0].data.main[0].map((item) => item.json);
+	return nodeOutput(execution, TRIGGER);
 }
 
 export interface TriggerWorkflow {
@@ -125,16 +108,7 @@ export class TriggerWorkflows {
 
 	/** The credential's fields, pointing at the simulator. */
 	credentialData(webhookSecret: string): Record<string, unknown> {
-		return {
-			baseUrl: this.simulator.baseUrl,
-			pathSegment: this.simulator.pathSegment,
-			token: this.simulator.token,
-			authScheme: 'raw',
-			ignoreSslIssues: false,
-			webhookSecret,
-			reportUser: '',
-			reportPassword: '',
-		};
+		return simulatorCredential(this.simulator, webhookSecret);
 	}
 
 	async createCredential(webhookSecret: string): Promise<Credential> {
@@ -154,32 +128,14 @@ export class TriggerWorkflows {
 		timezone = 'Asia/Kolkata',
 	): Promise<TriggerWorkflow> {
 		const { api } = this;
-		const webhookId = randomUUID();
-		const workflow = await api.createWorkflow({
-			name: `e2e trigger ${webhookId.slice(0, 8)}`,
-			nodes: [
-				{
-					name: TRIGGER,
-					type: 'n8n-nodes-dialer.dialerTrigger',
-					typeVersion: 1,
-					position: [0, 0],
-					webhookId,
-					parameters: { events: parameters.events, options: parameters.options ?? {} },
-					credentials: { dialerApi: { id: credential.id, name: credential.name } },
-				},
-			],
-			connections: {},
-			settings: { timezone },
+		const { workflow, url } = await createTriggerFlow(api, {
+			name: 'e2e trigger',
+			credential,
+			events: parameters.events,
+			triggerOptions: parameters.options,
+			timezone,
 		});
 		this.workflows.push(workflow);
-		await api.activateWorkflow(workflow.id);
-		const url = `${api.webhookBaseUrl}/webhook/${webhookId}/webhook`;
-		// A production webhook can answer 404 for a moment after activation.
-		for (let i = 0; i < 50; i++) {
-			const probe = await post(url, '{}', { 'content-type': 'application/json' });
-			if (probe.status !== 404) break;
-			await sleep(200);
-		}
 		const expectExecutionCount = async (count: number) => {
 			const deadline = Date.now() + 60000;
 			const finished = async () =>

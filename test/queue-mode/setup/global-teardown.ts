@@ -2,19 +2,15 @@
  * Fails the run if a registered secret appears in any n8n process's log, and stops the whole
  * queue-mode installation (n8n processes, Redis, PostgreSQL) whatever the tests did.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { secretsIn } from '../../e2e/setup/connection';
 
 export default async function globalTeardown(): Promise<void> {
 	const run = globalThis.queueModeRun;
 	globalThis.queueModeRun = undefined;
 	if (!run) return;
 	const { stack, connection } = run;
-	const secrets = readFileSync(connection.secretsFile, 'utf8').split('\n').filter(Boolean);
-	const logs = [stack.main, stack.webhook, ...stack.workers]
-		.map((p) => p.process.logFile)
-		.filter((file) => existsSync(file))
-		.map((file) => readFileSync(file, 'utf8'));
-	const leaked = secrets.filter((secret) => logs.some((log) => log.includes(secret)));
+	const logs = [stack.main, stack.webhook, ...stack.workers].map((p) => p.process.logFile);
+	const { hits } = secretsIn(connection, logs);
 	await stack.stop();
-	if (leaked.length > 0) throw new Error(`${leaked.length} test secret(s) appear in the n8n logs`);
+	if (hits.length > 0) throw new Error(`Test secrets in the n8n logs:\n${hits.join('\n')}`);
 }
