@@ -10,7 +10,9 @@ import type {
 	INodeExecutionData,
 } from 'n8n-workflow';
 
+import * as callHistory from '../../../nodes/Dialer/actions/report/getCallHistory.operation';
 import { router } from '../../../nodes/Dialer/actions/router';
+import { dialerApiRequest } from '../../../nodes/Dialer/transport/request';
 
 /** What the fake dialer answers: a status, a body, and optionally a content type or a thrown error. */
 export interface FakeResponse {
@@ -206,3 +208,13 @@ export const customPeriod = {
 	start: '2026-11-01T00:00:00',
 	end: '2026-11-21T23:59:59',
 };
+
+/** One getHC2 request (item 3) straight through the transport, answered by `responses`. */
+export function callApi(
+	responses: FakeResponse[],
+	fields: Record<string, string | undefined> = {},
+) {
+	const { context, sent } = fakeExecuteFunctions({ parameters: {}, responses });
+	const result = dialerApiRequest.call(context, callHistory.endpoint, fields, 3);
+	return { result, sent };
+}

@@ -1,22 +1,10 @@
 import { NodeApiError } from 'n8n-workflow';
 
-import * as callHistory from '../../../nodes/Dialer/actions/report/getCallHistory.operation';
 import { failureMessage } from '../../../nodes/Dialer/transport/errors';
-import { dialerApiRequest } from '../../../nodes/Dialer/transport/request';
-import {
-	fakeExecuteFunctions,
-	TEST_CREDENTIALS,
-	type FakeResponse,
-} from '../support/executeFunctions';
-
-async function call(responses: FakeResponse[], fields: Record<string, string | undefined> = {}) {
-	const { context, sent } = fakeExecuteFunctions({ parameters: {}, responses });
-	const result = dialerApiRequest.call(context, callHistory.endpoint, fields, 3);
-	return { result, sent };
-}
+import { callApi, TEST_CREDENTIALS, type FakeResponse } from '../support/executeFunctions';
 
 async function failure(response: FakeResponse): Promise<NodeApiError> {
-	const { result } = await call([response]);
+	const { result } = await callApi([response]);
 	const error = await result.then(
 		() => undefined,
 		(caught: unknown) => caught,

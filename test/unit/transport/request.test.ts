@@ -10,21 +10,11 @@ import {
 	operationUrl,
 	unwrapEnvelope,
 } from '../../../nodes/Dialer/transport/request';
-import {
-	fakeExecuteFunctions,
-	TEST_CREDENTIALS,
-	type FakeResponse,
-} from '../support/executeFunctions';
-
-async function call(responses: FakeResponse[], fields: Record<string, string | undefined> = {}) {
-	const { context, sent } = fakeExecuteFunctions({ parameters: {}, responses });
-	const result = dialerApiRequest.call(context, callHistory.endpoint, fields, 3);
-	return { result, sent };
-}
+import { callApi, fakeExecuteFunctions, TEST_CREDENTIALS } from '../support/executeFunctions';
 
 describe('requests', () => {
 	it('posts form fields to {baseUrl}/{pathSegment}/api/{operation}', async () => {
-		const { result, sent } = await call([{ body: { data: { total: 0 } } }], {
+		const { result, sent } = await callApi([{ body: { data: { total: 0 } } }], {
 			de: '20261121000000',
 			ramal_agente: 'Operação 1',
 			tipo: '',
@@ -76,18 +66,18 @@ describe('requests', () => {
 
 describe('the data envelope', () => {
 	it('unwraps the payload under data', async () => {
-		const { result } = await call([{ body: { data: { lotes: [{ id: 1 }] } } }]);
+		const { result } = await callApi([{ body: { data: { lotes: [{ id: 1 }] } } }]);
 		await expect(result).resolves.toEqual({ lotes: [{ id: 1 }] });
 	});
 
 	it('tolerates its absence', async () => {
-		const { result } = await call([{ body: { lotes: [{ id: 1 }] } }]);
+		const { result } = await callApi([{ body: { lotes: [{ id: 1 }] } }]);
 		await expect(result).resolves.toEqual({ lotes: [{ id: 1 }] });
 		expect(unwrapEnvelope([1, 2])).toEqual([1, 2]);
 	});
 
 	it('reads JSON served as application/vnd.api+json and with a byte order mark', async () => {
-		const { result } = await call([
+		const { result } = await callApi([
 			{ body: '\uFEFF{"data":[{"ficha":"1"}]}', contentType: 'application/vnd.api+json' },
 		]);
 		await expect(result).resolves.toEqual([{ ficha: '1' }]);
