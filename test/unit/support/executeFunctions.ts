@@ -189,16 +189,6 @@ export async function runNode(options: FakeContextOptions) {
 	};
 }
 
-/** Runs the node expecting it to fail: the error, and what was sent before it. */
-export async function failNode(options: FakeContextOptions) {
-	const { context, sent } = fakeExecuteFunctions(options);
-	const error = await router.call(context).then(
-		() => undefined,
-		(caught: unknown) => caught,
-	);
-	return { error, sent };
-}
-
 /** A resource locator value, as the editor stores a picked batch or team. */
 export const picked = (value: string, mode = 'list') => ({ __rl: true, mode, value });
 
