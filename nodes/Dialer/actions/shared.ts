@@ -147,10 +147,10 @@ export function limitedItems(
 	itemIndex: number,
 	rows: IDataObject[],
 ): INodeExecutionData[] {
-	return limit.call(this, itemIndex, rows).map((json) => ({ json }));
+	return upToLimit.call(this, itemIndex, rows).map((json) => ({ json }));
 }
 
-function limit(this: IExecuteFunctions, itemIndex: number, rows: IDataObject[]): IDataObject[] {
+function upToLimit(this: IExecuteFunctions, itemIndex: number, rows: IDataObject[]): IDataObject[] {
 	if (this.getNodeParameter('returnAll', itemIndex) as boolean) return rows;
 	const limit = this.getNodeParameter('limit', itemIndex) as number;
 	if (!Number.isInteger(limit) || limit < 1) {

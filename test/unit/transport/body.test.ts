@@ -1,6 +1,8 @@
 /**
- * The chunked JSON parser the node reads answers with must be JSON.parse, only leaner: the same
- * value for any JSON cut into any chunks, and a SyntaxError wherever JSON.parse throws one.
+ * Reading an answer's body. The chunked JSON parser the node reads answers with must be
+ * JSON.parse, only leaner: the same value for any JSON cut into any chunks, and a SyntaxError
+ * wherever JSON.parse throws one. A body that breaks off, stalls past the deadline or is stopped
+ * with the execution becomes the operation's error.
  */
 import fc from 'fast-check';
 import { NodeApiError } from 'n8n-workflow';
