@@ -140,7 +140,7 @@ function release(root: string, requested: string, dryRun: boolean): void {
 		`${prefix}set the version ${currentVersion(root)} -> ${version} (package.json, package-lock.json)`,
 	);
 	console.log(`${prefix}move CHANGELOG.md's "Unreleased" entries under "${heading}":`);
-	console.log(entries.replace(/^/gm, '    '));
+	console.log(entries.replace(/^(?=.)/gm, '    '));
 	console.log(`${prefix}rename ${tarballs.from} to ${tarballs.to} in README.md`);
 	console.log(`${prefix}commit ${CHANGED_FILES.join(', ')} as "Release ${version}"`);
 	console.log(`${prefix}tag ${tag}`);

@@ -94,7 +94,7 @@ describe('npm run release -- <version>', () => {
 				`[dry run] would set the version ${CURRENT} -> ${NEXT} (package.json, package-lock.json)`,
 				`[dry run] would move CHANGELOG.md's "Unreleased" entries under "## [${NEXT}] - ${TODAY}":`,
 				'    ### Fixed',
-				'    ',
+				'',
 				'    - A fix users notice.',
 				`[dry run] would rename n8n-nodes-dialer-${CURRENT}.tgz to n8n-nodes-dialer-${NEXT}.tgz in README.md`,
 				`[dry run] would commit package.json, package-lock.json, CHANGELOG.md, README.md as "Release ${NEXT}"`,
