@@ -17,8 +17,14 @@ import type { DialerSimulator } from '../simulator/types';
 import { ServerTrafficCounter } from './lib/connections';
 import { log, startTarget, withTarget, type Target } from './lib/target';
 import { chartSvg, type Panel } from './report/chart';
-import { benchmarksMarkdown, type BenchResults, type EventsResult } from './report/markdown';
+import {
+	benchmarksMarkdown,
+	burstSection,
+	type BenchResults,
+	type EventsResult,
+} from './report/markdown';
 import { runBulk } from './scenarios/bulk';
+import { runBurstScenario, type BurstOptions } from './scenarios/burst';
 import {
 	deliveryCost,
 	runBurst,
@@ -47,6 +53,7 @@ interface Plan {
 	rates: number[];
 	rateSeconds: number;
 	legacyRates: number[];
+	burst: Omit<BurstOptions, 'env'>;
 }
 
 const FULL: Plan = {
@@ -67,6 +74,7 @@ const FULL: Plan = {
 	rates: [5, 10, 20, 30, 50],
 	rateSeconds: 8,
 	legacyRates: [20, 50],
+	burst: { deliveries: 1_000, levels: [50, 100, 150, 200], runs: 3, save: 'all' },
 };
 
 const QUICK: Plan = {
@@ -86,18 +94,54 @@ const QUICK: Plan = {
 	rates: [10, 20],
 	rateSeconds: 2,
 	legacyRates: [],
+	burst: { deliveries: 140, levels: [50], runs: 1, save: 'all' },
 };
 
-function parseArgs(argv: string[]): { plan: Plan; outDir: string; build: boolean } {
+interface Args {
+	plan: Plan;
+	outDir: string;
+	build: boolean;
+	/** `--only burst`: the burst scenario alone, printed and saved, BENCHMARKS.md untouched. */
+	burstOnly: boolean;
+	/** `--env NAME=VALUE` (repeatable): n8n settings for the burst-only run. */
+	env: Record<string, string>;
+}
+
+function parseArgs(argv: string[]): Args {
+	const value = (flag: string) => {
+		const index = argv.indexOf(flag);
+		return index >= 0 ? argv[index + 1] : undefined;
+	};
 	const quick = argv.includes('--quick');
-	const outIndex = argv.indexOf('--out');
-	const outDir =
-		outIndex >= 0
-			? path.resolve(argv[outIndex + 1])
-			: quick
-				? path.join(os.tmpdir(), 'n8n-dialer-bench-quick')
-				: PROJECT_ROOT;
-	return { plan: quick ? QUICK : FULL, outDir, build: !argv.includes('--no-build') };
+	const burstOnly = value('--only') === 'burst';
+	const out = value('--out');
+	const outDir = out
+		? path.resolve(out)
+		: quick || burstOnly
+			? path.join(os.tmpdir(), `n8n-dialer-bench-${burstOnly ? 'burst' : 'quick'}`)
+			: PROJECT_ROOT;
+	const base = quick ? QUICK : FULL;
+	// Burst-only runs may narrow the scenario: --levels 50,150 --runs 1 --deliveries 500 --save none.
+	const levels = value('--levels');
+	const burst = {
+		deliveries: Number(value('--deliveries') ?? base.burst.deliveries),
+		levels: levels ? levels.split(',').map(Number) : base.burst.levels,
+		runs: Number(value('--runs') ?? base.burst.runs),
+		save: (value('--save') ?? base.burst.save) as BurstOptions['save'],
+	};
+	const env: Record<string, string> = {};
+	argv.forEach((arg, index) => {
+		if (arg !== '--env') return;
+		const [name, ...rest] = argv[index + 1].split('=');
+		env[name] = rest.join('=');
+	});
+	return {
+		plan: { ...base, burst },
+		outDir,
+		build: !argv.includes('--no-build'),
+		burstOnly,
+		env,
+	};
 }
 
 function git(args: string[]): string {
@@ -309,8 +353,28 @@ function writeReport(results: BenchResults, outDir: string): void {
 	log(`wrote ${path.join(outDir, 'BENCHMARKS.md')}, bench/chart.svg and bench/results.json`);
 }
 
+/** `--only burst`: measures the burst scenario with the given n8n settings, prints its table. */
+async function burstOnlyRun(
+	plan: Plan,
+	outDir: string,
+	secret: string,
+	env: Record<string, string>,
+) {
+	const sim = await startSimulator();
+	try {
+		const burst = await runBurstScenario(sim, secret, { ...plan.burst, env });
+		mkdirSync(path.join(outDir, 'bench'), { recursive: true });
+		const file = path.join(outDir, 'bench', 'burst-results.json');
+		writeFileSync(file, `${JSON.stringify(burst, null, '\t')}\n`);
+		process.stdout.write(`${burstSection(burst).join('\n')}\n`);
+		log(`wrote ${file}`);
+	} finally {
+		await sim.close();
+	}
+}
+
 async function main(): Promise<void> {
-	const { plan, outDir, build } = parseArgs(process.argv.slice(2));
+	const { plan, outDir, build, burstOnly, env } = parseArgs(process.argv.slice(2));
 	// --render FILE: rewrite the report from a saved results.json (after a change of wording), measuring nothing.
 	const renderIndex = process.argv.indexOf('--render');
 	if (renderIndex >= 0) {
@@ -328,6 +392,10 @@ async function main(): Promise<void> {
 	if (build) await run('npm', ['run', 'build'], { cwd: PROJECT_ROOT });
 	const runtime = await ensureRuntime();
 	const secret = `bench-secret-${randomUUID()}`;
+	if (burstOnly) {
+		await burstOnlyRun(plan, outDir, secret, env);
+		return;
+	}
 	const sim = await startSimulator({ fichas: plan.fichas, calls: plan.calls });
 	const traffic = new ServerTrafficCounter(Number(new URL(sim.baseUrl).port));
 	// Quick mode shares one n8n; the full run starts a fresh one wherever memory is compared.
@@ -377,6 +445,8 @@ async function main(): Promise<void> {
 					}),
 				);
 		const events = await runEvents(sim, plan, secret, shared);
+		log('shift-start bursts');
+		const burst = await runBurstScenario(sim, secret, { ...plan.burst, env: {} });
 
 		const results: BenchResults = {
 			machine: {
@@ -412,6 +482,7 @@ async function main(): Promise<void> {
 			curve,
 			bulk,
 			events,
+			burst,
 		};
 		writeReport(results, outDir);
 	} finally {

@@ -1,5 +1,6 @@
 /** BENCHMARKS.md from the results of one run. */
 import type { BulkResult } from '../scenarios/bulk';
+import type { BurstResult } from '../scenarios/burst';
 import type { BurstRun, DeliveryCost, RatePoint } from '../scenarios/events';
 import type { CurvePoint, ReportResult } from '../scenarios/reports';
 import { ratio, type Summary } from '../lib/stats';
@@ -39,6 +40,8 @@ export interface BenchResults {
 	curve: CurvePoint[];
 	bulk: BulkResult;
 	events: EventsResult;
+	/** Absent in results saved before the burst scenario existed. */
+	burst?: BurstResult;
 }
 
 const ms = (value: number) =>
@@ -225,6 +228,48 @@ function eventsSection(events: EventsResult): string[] {
 	return lines;
 }
 
+const count = (s: Summary) =>
+	s.min === s.max ? String(s.median) : `${s.median} (${s.min}–${s.max})`;
+
+/** The shift-start burst table; also printed alone by `npm run bench -- --only burst`. */
+export function burstSection(burst: BurstResult): string[] {
+	const settings = Object.entries(burst.env).map(([name, value]) => `\`${name}=${value}\``);
+	const name = (variant: string) =>
+		variant === 'trigger' ? 'Dialer Trigger' : 'Webhook (Header Auth) + IF';
+	const first = (level: number | null) =>
+		level === null ? `none up to ${burst.levels.at(-1)}` : `${level} in flight`;
+	return [
+		'## 4. Shift-start bursts',
+		'',
+		`${burst.deliveries.toLocaleString('en-US')} deliveries over the 7 event kinds, the workflow wants \`agente.login\`; the client keeps N deliveries in flight and gives up after the dialer’s 5 s (lost). Each variant in its own fresh n8n, both started side by side and measured back to back at each level; ${burst.runs} run${burst.runs > 1 ? 's' : ''} per level, median (min–max). Saving: ${burst.save}. n8n settings: ${settings.length ? settings.join(', ') : 'defaults'}.`,
+		'',
+		'Tail ratio = longest answer ÷ (in flight ÷ events per second), the wait of a delivery queued in arrival order at that throughput: above 1, some deliveries wait longer than their fair share.',
+		'',
+		'| In flight | Variant | Events/s | Ack p50 | Ack max | Tail ratio | Lost (>5 s) |',
+		'|---|---|---|---|---|---|---|',
+		...burst.points.map(
+			(p) =>
+				`| ${p.inFlight} | ${name(p.variant)} | ${spread(p.eventsPerSecond, (v) => v.toFixed(1))} | ${spread(p.p50Ms, ms)} | ${spread(p.maxMs, ms)} | ${spread(p.tailRatio, x)} | ${count(p.lost)} |`,
+		),
+		'',
+		`First level with a lost delivery (any run): Dialer Trigger ${first(burst.firstLoss.trigger)}; Webhook + IF ${first(burst.firstLoss.generic)}.`,
+		'',
+		'| Goal | Measured | |',
+		'|---|---|---|',
+		...burst.levels.map((level) => {
+			const tail = burst.points.find((p) => p.variant === 'trigger' && p.inFlight === level)!;
+			return `| Dialer Trigger tail ratio ≤ 1.25× at ${level} in flight | ${x(tail.tailRatio.median)} | ${verdict(tail.tailRatio.median <= 1.25)} |`;
+		}),
+		...burst.points
+			.filter((p) => p.variant === 'trigger' && p.inFlight === 150)
+			.map(
+				(p) =>
+					`| nothing lost at 150 in flight | ${count(p.lost)} | ${verdict(p.lost.max === 0)} |`,
+			),
+		'',
+	];
+}
+
 export function benchmarksMarkdown(results: BenchResults, chartPath: string): string {
 	const { machine } = results;
 	const load = (values: number[]) => values.map((v) => v.toFixed(2)).join(' / ');
@@ -249,5 +294,6 @@ export function benchmarksMarkdown(results: BenchResults, chartPath: string): st
 		...curveSection(results.curve),
 		...bulkSection(results.bulk),
 		...eventsSection(results.events),
+		...(results.burst ? burstSection(results.burst) : []),
 	].join('\n');
 }
