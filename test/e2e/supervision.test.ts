@@ -9,7 +9,7 @@ import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { request } from 'undici';
 
-import type { Execution, Workflow, WorkflowInput } from '../../scripts/n8n/api';
+import type { Credential, Execution, Workflow, WorkflowInput } from '../../scripts/n8n/api';
 import type { AgentEvent } from '../../simulator/types';
 import { registerSecret } from './setup/connection';
 import {
@@ -26,8 +26,11 @@ const SECRET = `e2e-supervision-secret-${randomUUID()}`;
 const EXAMPLES = path.resolve(__dirname, '..', '..', 'examples');
 const ALERT_LOG = 'over-limit-pauses.log';
 const ALERT_NODE = 'Over-Limit Alert';
-/** Every pause here starts now and reaches its maximum this many seconds later. */
+/** Every pause here starts now and reaches its maximum this many seconds later... */
 const LIMIT_SECONDS = 6;
+/** ...but one, whose wait n8n keeps in its database (waits of 65 s or more). */
+const SLOW_LIMIT_SECONDS = 70;
+const SLOW_AGENT = 301;
 
 jest.setTimeout(180_000);
 
@@ -69,23 +72,51 @@ function alertsOf(execution: Execution): Alert[] {
 	);
 }
 
+/** A waiting execution parked in the database has a stoppedAt too: only its status tells. */
+function isFinished(execution: Execution): boolean {
+	return Boolean(execution.stoppedAt) && execution.status !== 'waiting';
+}
+
+/** One copy of the alert example, active, with its own data table and output folder. */
+interface AlertDeployment {
+	workflow: Workflow;
+	url: string;
+	table: AgentTable;
+	outputFolder: string;
+}
+
 describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)', () => {
 	let workflows: TriggerWorkflows;
+	let credential: Credential;
+	let alertWorkflow: Workflow;
 	let table: AgentTable;
 	let outputFolder: string;
-	let alertWorkflow: Workflow;
+	/** A second copy, for the one pause whose wait n8n stores in its database. */
+	let slow: AlertDeployment;
+	let slowPauseSentAt: number;
+	/** What n8n made of that execution once the Wait node ran: "waiting" when parked in the database. */
+	let slowWaitStatus: string | undefined;
 	const created: Workflow[] = [];
+	const tables: AgentTable[] = [];
+	const folders: string[] = [];
+
+	async function executionsOf(workflow: Workflow, includeData = false): Promise<Execution[]> {
+		return workflows.api.listExecutions(workflow.id, includeData);
+	}
 
 	/** Waits until the workflow has `count` finished executions and no waiting one; returns all. */
-	async function settledExecutions(count: number, timeoutMs = 60_000): Promise<Execution[]> {
-		const { api } = workflows;
+	async function settledExecutions(
+		count: number,
+		workflow = alertWorkflow,
+		timeoutMs = 60_000,
+	): Promise<Execution[]> {
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
-			const executions = await api.listExecutions(alertWorkflow.id);
-			const finished = executions.filter((execution) => execution.stoppedAt);
+			const executions = await executionsOf(workflow);
+			const finished = executions.filter(isFinished);
 			if (finished.length >= count && finished.length === executions.length) {
 				expect(finished.filter((execution) => execution.status !== 'success')).toEqual([]);
-				return api.listExecutions(alertWorkflow.id, true);
+				return executionsOf(workflow, true);
 			}
 			if (Date.now() > deadline)
 				throw new Error(`${finished.length} of ${count} executions finished in ${timeoutMs} ms`);
@@ -93,9 +124,20 @@ describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)
 		}
 	}
 
-	async function alerts(): Promise<Alert[]> {
-		const executions = await workflows.api.listExecutions(alertWorkflow.id, true);
-		return executions.filter((execution) => execution.stoppedAt).flatMap(alertsOf);
+	/** The status the workflow's first execution takes once it stops running. */
+	async function statusAfterRunning(workflow: Workflow): Promise<string | undefined> {
+		const deadline = Date.now() + 20_000;
+		while (Date.now() < deadline) {
+			const [execution] = await executionsOf(workflow);
+			if (execution && !['new', 'running'].includes(execution.status)) return execution.status;
+			await sleep(200);
+		}
+		return undefined;
+	}
+
+	async function alerts(workflow = alertWorkflow): Promise<Alert[]> {
+		const executions = await executionsOf(workflow, true);
+		return executions.filter(isFinished).flatMap(alertsOf);
 	}
 
 	async function waitForRows(check: (rows: AgentRow[]) => boolean, what: string): Promise<void> {
@@ -113,23 +155,48 @@ describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)
 		return made;
 	}
 
-	beforeAll(async () => {
-		registerSecret(SECRET);
-		workflows = await TriggerWorkflows.start();
-		const credential = await workflows.createCredential(SECRET);
-		table = await AgentTable.create(workflows.api);
-		outputFolder = await makeOutputFolder();
-		const setup = { credential, table, outputFolder };
-		alertWorkflow = await activate(
-			configureSupervisionExample(await readExample('live-pause-alerts-to-file.json'), setup),
+	async function deployAlerts(): Promise<AlertDeployment> {
+		const deployment = {
+			table: await AgentTable.create(workflows.api),
+			outputFolder: await makeOutputFolder(),
+		};
+		tables.push(deployment.table);
+		folders.push(deployment.outputFolder);
+		const workflow = await activate(
+			configureSupervisionExample(await readExample('live-pause-alerts-to-file.json'), {
+				credential,
+				...deployment,
+			}),
 		);
-		const trigger = alertWorkflow.nodes.find((node) => node.name === 'Agent Events')!;
+		const trigger = workflow.nodes.find((node) => node.name === 'Agent Events')!;
 		const url = `${workflows.api.webhookBaseUrl}/webhook/${trigger.webhookId}/webhook`;
 		for (let i = 0; i < 50; i++) {
 			const probe = await post(url, '{}', { 'content-type': 'application/json' });
 			if (probe.status !== 404) break;
 			await sleep(200);
 		}
+		return { workflow, url, ...deployment };
+	}
+
+	beforeAll(async () => {
+		registerSecret(SECRET);
+		workflows = await TriggerWorkflows.start();
+		credential = await workflows.createCredential(SECRET);
+		// The slow pause first, so its long wait runs alongside everything else.
+		slow = await deployAlerts();
+		slowPauseSentAt = nowSeconds();
+		const sent = await post(
+			slow.url,
+			JSON.stringify(pauseIn(SLOW_AGENT, 3, slowPauseSentAt, SLOW_LIMIT_SECONDS)),
+			{ 'content-type': 'application/json', 'x-webhook-secret': SECRET },
+		);
+		expect(sent.status).toBe(200);
+		slowWaitStatus = await statusAfterRunning(slow.workflow);
+
+		({ workflow: alertWorkflow, table, outputFolder } = await deployAlerts());
+		const url = `${workflows.api.webhookBaseUrl}/webhook/${
+			alertWorkflow.nodes.find((node) => node.name === 'Agent Events')!.webhookId
+		}/webhook`;
 		workflows.simulator.webhooks.clear();
 		workflows.simulator.webhooks.register({ url, secret: SECRET });
 	});
@@ -139,19 +206,9 @@ describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)
 			await workflows.api.deactivateWorkflow(workflow.id).catch(() => undefined);
 			await workflows.api.deleteWorkflow(workflow.id).catch(() => undefined);
 		}
-		await table?.delete().catch(() => undefined);
-		if (outputFolder) await removeOutputFolder(outputFolder);
+		for (const made of tables) await made.delete().catch(() => undefined);
+		for (const folder of folders) await removeOutputFolder(folder);
 		await workflows?.close();
-	});
-
-	it('needs no Code node: the state is kept by data table nodes, the timing by a Wait node', async () => {
-		for (const file of ['live-pause-alerts-to-file.json', 'live-pause-alerts-slack.json']) {
-			const types = (await readExample(file)).nodes.map((node) => node.type);
-			expect(types).not.toContain('n8n-nodes-base.code');
-			expect(types).toEqual(
-				expect.arrayContaining(['n8n-nodes-base.dataTable', 'n8n-nodes-base.wait']),
-			);
-		}
 	});
 
 	describe('four agents, one pause each, all reaching their maximum at the same moment', () => {
@@ -322,7 +379,6 @@ describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)
 		}
 
 		beforeAll(async () => {
-			const credential = await workflows.createCredential(SECRET);
 			board = await activate(
 				configureSupervisionExample(await readExample('agent-board.json'), {
 					credential,
@@ -380,6 +436,28 @@ describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)
 			expect(execution.status).toBe('success');
 			const text = await readFile(path.join(outputFolder, 'agent-board.txt'), 'utf8');
 			expect(text).toMatch(/^Agent board at .*\nPaused: 101 .*\nOn a call: 105 /s);
+		});
+	});
+
+	describe(`a pause whose maximum is ${SLOW_LIMIT_SECONDS} s away (n8n stores the wait in its database)`, () => {
+		it('is parked as a waiting execution, then alerted once when the maximum passes', async () => {
+			expect(slowWaitStatus).toBe('waiting');
+			const [execution] = await settledExecutions(
+				1,
+				slow.workflow,
+				(SLOW_LIMIT_SECONDS + 60) * 1000,
+			);
+			const found = alertsOf(execution);
+			expect(found).toEqual([
+				expect.objectContaining({ agentId: SLOW_AGENT, pauseId: '3', limitMinutes: 1 }),
+			]);
+			expect(Date.parse(found[0].limitAt)).toBe((slowPauseSentAt + SLOW_LIMIT_SECONDS) * 1000);
+			const lagMs = found[0].ranAt - Date.parse(found[0].limitAt);
+			console.log(`database-stored wait: alert ran ${lagMs} ms after the pause's maximum`);
+			expect(lagMs).toBeGreaterThanOrEqual(0);
+			expect(await readLines(path.join(slow.outputFolder, ALERT_LOG))).toEqual([
+				found[0].line.trimEnd(),
+			]);
 		});
 	});
 });
