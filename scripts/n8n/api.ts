@@ -601,20 +601,26 @@ class EditorApiStore implements WorkflowStore {
 	}
 
 	async listExecutions(workflowId: string, includeData: boolean): Promise<Execution[]> {
-		const executions: Execution[] = [];
+		// Pages of at most 100, newest first; a page below `lastId` needs `firstId` too, or 1.x
+		// answers with the newest page again.
+		const executions = new Map<string, Execution>();
 		for (let lastId: string | undefined; ;) {
-			const query = new URLSearchParams({ filter: JSON.stringify({ workflowId }), limit: '250' });
-			if (lastId) query.set('lastId', lastId);
+			const query = new URLSearchParams({ filter: JSON.stringify({ workflowId }), limit: '100' });
+			if (lastId) {
+				query.set('lastId', lastId);
+				query.set('firstId', '0');
+			}
 			const page = await this.api.rest<{ results: Execution[] }>(
 				'GET',
 				`/rest/executions?${query}`,
 			);
-			executions.push(...page.results);
-			if (page.results.length < 250) break;
-			lastId = page.results.at(-1)!.id;
+			if (page.results.length === 0) break;
+			for (const execution of page.results) executions.set(execution.id, execution);
+			lastId = String(Math.min(...page.results.map((execution) => Number(execution.id))));
 		}
-		if (!includeData) return executions;
-		return Promise.all(executions.map((execution) => this.getExecution(execution.id, true)));
+		const all = [...executions.values()];
+		if (!includeData) return all;
+		return Promise.all(all.map((execution) => this.getExecution(execution.id, true)));
 	}
 
 	async getExecution(id: string, includeData: boolean): Promise<Execution> {
