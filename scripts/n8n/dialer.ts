@@ -17,6 +17,7 @@ import type { DialerSimulator } from '../../simulator/types';
 
 export const DIALER_TYPE = 'n8n-nodes-dialer.dialer';
 export const TRIGGER_TYPE = 'n8n-nodes-dialer.dialerTrigger';
+export const REPORT_TRIGGER_TYPE = 'n8n-nodes-dialer.dialerReportTrigger';
 /** The name trigger workflows made here give the Dialer Trigger node. */
 export const TRIGGER = 'Dialer Trigger';
 

@@ -58,6 +58,8 @@ export interface N8nInstance {
 	timings: Record<string, number>;
 	/** Stops n8n and its task runner; removes the user folder unless kept (here or at start). */
 	stop(options?: { keepUserFolder?: boolean }): Promise<void>;
+	/** Stops n8n and starts it again on the same folder, port and settings (`pid` changes). */
+	restart(): Promise<void>;
 }
 
 /** What a pid file records, so a later run can reap an instance whose runner died. */
@@ -473,19 +475,30 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8nInstan
 		timings.ready = Date.now() - startedAt;
 		const api = await time('provision', () => provisionOwner(rt, baseUrl, owner));
 
-		const pid = pgid;
-		return {
+		const instance: N8nInstance = {
 			baseUrl,
 			n8nVersion: rt.n8nVersion,
-			pid,
+			pid: pgid,
 			userFolder,
 			logFile,
 			ownerEmail: owner.email,
 			ownerPassword: owner.password,
 			api,
 			timings,
-			stop: (stopOptions = {}) => shutdown(pid, stopOptions.keepUserFolder),
+			stop: (stopOptions = {}) => shutdown(instance.pid, stopOptions.keepUserFolder),
+			async restart() {
+				await shutdown(instance.pid, true);
+				const again = await spawnN8n(rt, {
+					command: 'start',
+					userFolder,
+					env,
+					keepUserFolder: options.keepUserFolder,
+				});
+				instance.pid = again.pid;
+				await waitForReady(baseUrl, again.child, logFile, ['/rest/settings']);
+			},
 		};
+		return instance;
 	} catch (error) {
 		if (pgid) await shutdown(pgid);
 		if (!options.keepUserFolder) await rm(userFolder, { recursive: true, force: true });

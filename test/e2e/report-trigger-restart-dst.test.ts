@@ -1,0 +1,163 @@
+/**
+ * The Dialer Report Trigger in its own real n8n, in a timezone whose clocks go back: it backfills
+ * three weeks from a date just before the change (read an hour at a time, 24 reads per poll),
+ * n8n is restarted halfway, then new and late fichas arrive. Every ficha from the start on is
+ * emitted by exactly one execution, the two 01:xx hours of the change night included.
+ *
+ * The simulator runs as its own process with TZ set, so its wall clock is the workflow's.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { DateTime } from 'luxon';
+import { request } from 'undici';
+
+import { startN8n, type N8nInstance } from '../../scripts/n8n/instance';
+import type { ArrivedRow, RecordedRequest, RowArrival } from '../../simulator/types';
+import { registerSecret } from './setup/connection';
+import { emittedFichas, reportTriggerNode } from './support/reportTrigger';
+
+const ZONE = 'America/New_York';
+/** 2026-11-01 in New York: 02:00 EDT becomes 01:00 EST, so 01:00–01:59 happens twice. */
+const START_FROM = '2026-11-01T00:00:00';
+const TOKEN = `e2e-report-dst-${randomUUID()}`;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const utc = (iso: string) => DateTime.fromISO(iso, { zone: 'utc' }).toMillis();
+
+let simulator: ChildProcess | undefined;
+let simulatorUrl = '';
+let n8n: N8nInstance | undefined;
+
+async function control<T>(method: 'GET' | 'POST', route: string, body?: unknown): Promise<T> {
+	const response = await request(`${simulatorUrl}/__simulator/${route}`, {
+		method,
+		headers: body === undefined ? {} : { 'content-type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	return (await response.body.json()) as T;
+}
+
+const addRows = async (arrivals: RowArrival[]) =>
+	(await control<{ rows: ArrivedRow[] }>('POST', 'rows', arrivals)).rows;
+
+async function reads(): Promise<RecordedRequest[]> {
+	const { requests } = await control<{ requests: RecordedRequest[] }>('GET', 'requests');
+	return requests.filter((recorded) => recorded.operation === 'getFP1');
+}
+
+/** The `ate` of the last read, as the instant it names in the workflow's zone. */
+async function readUpTo(): Promise<number> {
+	const last = (await reads()).at(-1);
+	if (!last) return 0;
+	return DateTime.fromFormat(last.fields.ate, 'yyyyMMddHHmmss', { zone: ZONE }).toMillis();
+}
+
+async function waitUntil(condition: () => Promise<boolean>, what: string, timeoutMs = 180_000) {
+	const deadline = Date.now() + timeoutMs;
+	while (!(await condition())) {
+		if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+		await sleep(1000);
+	}
+}
+
+beforeAll(async () => {
+	registerSecret(TOKEN);
+	const root = path.join(__dirname, '..', '..');
+	// node --import tsx runs in one process, so the PID stopped below is the simulator's.
+	simulator = spawn(
+		process.execPath,
+		['--import', 'tsx', 'simulator/cli.ts', '--port', '0', '--token', TOKEN, '--fichas', '0'],
+		{ cwd: root, env: { ...process.env, TZ: ZONE }, stdio: ['ignore', 'pipe', 'inherit'] },
+	);
+	const [line] = (await once(createInterface({ input: simulator.stdout! }), 'line')) as string[];
+	simulatorUrl = (JSON.parse(line) as { baseUrl: string }).baseUrl;
+	n8n = await startN8n({
+		purpose: 'report-trigger',
+		env: { GENERIC_TIMEZONE: ZONE, N8N_LOG_LEVEL: 'info' },
+	});
+}, 180_000);
+
+afterAll(async () => {
+	await n8n?.stop();
+	if (simulator?.pid && simulator.exitCode === null && simulator.signalCode === null) {
+		const exited = once(simulator, 'exit');
+		process.kill(simulator.pid, 'SIGTERM');
+		await exited;
+	}
+}, 60_000);
+
+it('backfills across the night clocks go back, survives an n8n restart, and emits every ficha once', async () => {
+	const api = n8n!.api;
+	const before = await addRows([
+		{ report: 'getFP1', form: 41, count: 3, at: utc('2026-11-01T03:00:00'), stepMs: 600_000 },
+	]);
+	// Every 5 minutes from 00:00 EDT to 03:00 EST: both 01:xx hours, with the same wall-clock times.
+	const night = await addRows([
+		{ report: 'getFP1', form: 41, count: 49, at: utc('2026-11-01T04:00:00'), stepMs: 300_000 },
+	]);
+	const sinceNight = Math.floor((Date.now() - 3_600_000 - utc('2026-11-01T08:00:00')) / 10_800_000);
+	const weeks = await addRows([
+		{
+			report: 'getFP1',
+			form: 41,
+			count: sinceNight,
+			at: utc('2026-11-01T08:00:00'),
+			stepMs: 10_800_000,
+		},
+	]);
+	expect(
+		night.filter(
+			(row) => row.at >= utc('2026-11-01T05:00:00') && row.at < utc('2026-11-01T07:00:00'),
+		),
+	).toHaveLength(24);
+
+	const credential = await api.createCredential('dialerApi', 'Dialer report trigger e2e', {
+		baseUrl: simulatorUrl,
+		pathSegment: 'ipbox',
+		token: TOKEN,
+		authScheme: 'raw',
+		ignoreSslIssues: false,
+	});
+	const workflow = await api.createWorkflow({
+		name: 'e2e report trigger restart and DST',
+		nodes: [
+			reportTriggerNode(
+				{ event: 'newFilledForm', form: '41', filters: {}, options: { startFrom: START_FROM } },
+				{ id: credential.id, name: credential.name },
+			),
+		],
+		connections: {},
+		settings: { timezone: ZONE, saveDataSuccessExecution: 'all', saveDataErrorExecution: 'all' },
+	});
+	await api.activateWorkflow(workflow.id);
+
+	// Halfway through the three weeks, n8n goes down and comes back.
+	await waitUntil(async () => (await readUpTo()) >= utc('2026-11-10T00:00:00'), 'halfway');
+	await n8n!.restart();
+	const readsAfterRestart = (await reads()).length;
+	await waitUntil(async () => (await readUpTo()) >= Date.now() - 60_000, 'caught up');
+	expect((await reads()).length).toBeGreaterThan(readsAfterRestart);
+
+	const live = await addRows([
+		{ report: 'getFP1', form: 41, count: 2 },
+		{ report: 'getFP1', form: 41, at: Date.now() - 120_000 },
+		{ report: 'getFP1', form: 42 },
+	]);
+	const readsNow = (await reads()).length;
+	await waitUntil(async () => (await reads()).length >= readsNow + 3, 'three more polls');
+	await api.deactivateWorkflow(workflow.id);
+	await sleep(3000);
+
+	const executions = await api.listExecutions(workflow.id, true);
+	const emitted = emittedFichas(executions);
+	const expected = [...night, ...weeks, ...live.slice(0, 3)].map((row) => String(row.id));
+	console.log(
+		`report trigger restart/DST e2e: ${(await reads()).length} reads, ${executions.length} executions, ${emitted.length} fichas emitted of ${expected.length}`,
+	);
+	expect(emitted.length).toBe(new Set(emitted).size);
+	expect(new Set(emitted)).toEqual(new Set(expected));
+	for (const row of [...before, live[3]]) expect(emitted).not.toContain(String(row.id));
+}, 420_000);
