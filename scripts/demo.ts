@@ -25,6 +25,7 @@ import {
 } from './n8n/api';
 import {
 	DIALER_TYPE,
+	REPORT_TRIGGER_TYPE,
 	simulatorCredential,
 	sleep,
 	TRIGGER_TYPE,
@@ -36,7 +37,12 @@ import { startSimulator } from '../simulator';
 import type { AgentEvent, DialerSimulator } from '../simulator/types';
 
 export const EXAMPLES_DIR = path.join(PROJECT_ROOT, 'examples');
-const DIALER_NODE_TYPES = new Set([DIALER_TYPE, TRIGGER_TYPE, `${DIALER_TYPE}Tool`]);
+const DIALER_NODE_TYPES = new Set([
+	DIALER_TYPE,
+	TRIGGER_TYPE,
+	REPORT_TRIGGER_TYPE,
+	`${DIALER_TYPE}Tool`,
+]);
 const SCHEDULE_TYPE = 'n8n-nodes-base.scheduleTrigger';
 /** Node types that need nothing beyond the dialer: workflows made only of these run in the demo. */
 const LOCAL_NODE_TYPES = new Set([
