@@ -17,6 +17,8 @@ import type { DialerSimulator } from '../../simulator/types';
 
 export const DIALER_TYPE = 'n8n-nodes-dialer.dialer';
 export const TRIGGER_TYPE = 'n8n-nodes-dialer.dialerTrigger';
+/** The Dialer Trigger's current version, as the editor adds it (1 costs n8n an expression per call). */
+export const TRIGGER_VERSION = 1.1;
 export const REPORT_TRIGGER_TYPE = 'n8n-nodes-dialer.dialerReportTrigger';
 /** The name trigger workflows made here give the Dialer Trigger node. */
 export const TRIGGER = 'Dialer Trigger';
@@ -77,7 +79,7 @@ export async function createTriggerFlow(
 		{
 			name: TRIGGER,
 			type: TRIGGER_TYPE,
-			typeVersion: 1,
+			typeVersion: TRIGGER_VERSION,
 			webhookId,
 			parameters: { events: options.events, options: options.triggerOptions ?? {} },
 			credentials,
