@@ -88,7 +88,7 @@ export async function runBurstScenario(
 						`burst: ${variant} ${inFlight} in flight, run ${run} of ${options.runs}: ` +
 							`${measured.eventsPerSecond.toFixed(1)}/s, ack p50 ${measured.p50Ms.toFixed(0)} ms, ` +
 							`max ${measured.maxMs.toFixed(0)} ms (${tailRatio(measured, inFlight).toFixed(2)}×), ` +
-							`${measured.failed} lost, ${measured.executions} executions`,
+							`${measured.failed} lost, ${measured.executions} executions, answers ${JSON.stringify(measured.outcomes)}`,
 					);
 					const key = `${variant} ${inFlight}`;
 					runs.set(key, [...(runs.get(key) ?? []), measured]);

@@ -6,8 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import { request } from 'undici';
 
-import { waitUntilServed, webhookNode, type NodeSpec } from '../../scripts/n8n/api';
-import { TRIGGER_TYPE } from '../../scripts/n8n/dialer';
+import { N8nApiError, waitUntilServed, webhookNode, type NodeSpec } from '../../scripts/n8n/api';
+import { TRIGGER_TYPE, TRIGGER_VERSION } from '../../scripts/n8n/dialer';
+import { countBy, deliveryOutcome } from '../../scripts/queue-mode/burst';
 import { AgentStates, eventKinds } from '../../simulator/agent-states';
 import { Random } from '../../simulator/random';
 import type { Delivery, DialerSimulator } from '../../simulator/types';
@@ -42,7 +43,8 @@ export async function createReceiver(
 			{
 				name: 'Dialer Trigger',
 				type: TRIGGER_TYPE,
-				typeVersion: 1,
+				// BENCH_TRIGGER_VERSION=1 measures workflows made before version 1.1.
+				typeVersion: Number(process.env.BENCH_TRIGGER_VERSION ?? TRIGGER_VERSION),
 				webhookId: path,
 				parameters: { events: [WANTED], options: {} },
 				credentials: { dialerApi: { id: target.dialer.id, name: target.dialer.name } },
@@ -104,9 +106,27 @@ export async function createReceiver(
 	return { workflowId: workflow.id, url, secret: withSecret ? secret : undefined };
 }
 
+/**
+ * After a burst n8n may answer 503 "Database is not ready!" for a while: its SQLite ping
+ * (`SELECT 1`, 5 s timeout) waited behind the burst's queries. Retried until it recovers.
+ */
+async function whenDatabaseReady<T>(call: () => Promise<T>, timeoutMs = 120_000): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		try {
+			return await call();
+		} catch (error) {
+			if (!(error instanceof N8nApiError && error.status === 503) || Date.now() > deadline)
+				throw error;
+			log('events: n8n answered 503 (database not ready), retrying');
+			await new Promise((resolve) => setTimeout(resolve, 2000));
+		}
+	}
+}
+
 export async function removeReceiver(target: Target, receiver: Receiver): Promise<void> {
-	await target.api.deactivateWorkflow(receiver.workflowId);
-	await target.api.deleteWorkflow(receiver.workflowId);
+	await whenDatabaseReady(() => target.api.deactivateWorkflow(receiver.workflowId));
+	await whenDatabaseReady(() => target.api.deleteWorkflow(receiver.workflowId));
 }
 
 export interface Acks {
@@ -115,11 +135,14 @@ export interface Acks {
 	p50Ms: number;
 	p99Ms: number;
 	maxMs: number;
+	/** Deliveries per HTTP status, or `timeout` (the dialer's 5 s) and socket errors. */
+	outcomes: Record<string, number>;
 }
 
 function acks(deliveries: Delivery[]): Acks {
 	const ms = deliveries.map((delivery) => delivery.ms);
 	return {
+		outcomes: countBy(deliveries, deliveryOutcome),
 		deliveries: deliveries.length,
 		failed: deliveries.filter((d) => !(d.status !== undefined && d.status >= 200 && d.status < 300))
 			.length,
@@ -160,7 +183,7 @@ async function settledExecutions(target: Target, workflowId: string): Promise<nu
 	const deadline = Date.now() + 120_000;
 	let previous = -1;
 	for (;;) {
-		const executions = await target.api.listExecutions(workflowId);
+		const executions = await whenDatabaseReady(() => target.api.listExecutions(workflowId));
 		if (
 			(executions.length === previous && executions.every((e) => e.stoppedAt)) ||
 			Date.now() > deadline
