@@ -77,6 +77,14 @@ function isFinished(execution: Execution): boolean {
 	return Boolean(execution.stoppedAt) && execution.status !== 'waiting';
 }
 
+/** What went wrong in an execution, as the editor shows it. */
+function failure(execution: Execution): string {
+	const { resultData } = execution.data as {
+		resultData: { error?: { message?: string }; lastNodeExecuted?: string };
+	};
+	return `${execution.status} in ${resultData.lastNodeExecuted}: ${resultData.error?.message}`;
+}
+
 /** One copy of the alert example, active, with its own data table and output folder. */
 interface AlertDeployment {
 	workflow: Workflow;
@@ -115,8 +123,9 @@ describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)
 			const executions = await executionsOf(workflow);
 			const finished = executions.filter(isFinished);
 			if (finished.length >= count && finished.length === executions.length) {
-				expect(finished.filter((execution) => execution.status !== 'success')).toEqual([]);
-				return executionsOf(workflow, true);
+				const all = await executionsOf(workflow, true);
+				expect(all.filter((execution) => execution.status !== 'success').map(failure)).toEqual([]);
+				return all;
 			}
 			if (Date.now() > deadline)
 				throw new Error(`${finished.length} of ${count} executions finished in ${timeoutMs} ms`);
