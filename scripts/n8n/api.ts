@@ -559,6 +559,18 @@ class PublicApiStore implements WorkflowStore {
 	}
 }
 
+/** Every execution status n8n 1.x knows (n8n-workflow's ExecutionStatusList). */
+const EXECUTION_STATUSES = [
+	'canceled',
+	'crashed',
+	'error',
+	'new',
+	'running',
+	'success',
+	'unknown',
+	'waiting',
+];
+
 /**
  * n8n 1.x: the editor's REST endpoints with the login cookie. Its public API refuses credentials
  * ("request.body.data does not match allOf schema") and, on SQLite, workflows ("Transaction is not
@@ -601,15 +613,13 @@ class EditorApiStore implements WorkflowStore {
 	}
 
 	async listExecutions(workflowId: string, includeData: boolean): Promise<Execution[]> {
-		// Pages of at most 100, newest first; a page below `lastId` needs `firstId` too, or 1.x
-		// answers with the newest page again.
+		// Pages of at most 100. Naming every status makes 1.x order by id (without a status filter
+		// its first page is the newest by start time, which `lastId` cannot continue).
+		const filter = JSON.stringify({ workflowId, status: EXECUTION_STATUSES });
 		const executions = new Map<string, Execution>();
 		for (let lastId: string | undefined; ;) {
-			const query = new URLSearchParams({ filter: JSON.stringify({ workflowId }), limit: '100' });
-			if (lastId) {
-				query.set('lastId', lastId);
-				query.set('firstId', '0');
-			}
+			const query = new URLSearchParams({ filter, limit: '100' });
+			if (lastId) query.set('lastId', lastId);
 			const page = await this.api.rest<{ results: Execution[] }>(
 				'GET',
 				`/rest/executions?${query}`,
