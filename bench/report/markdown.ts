@@ -40,8 +40,8 @@ export interface BenchResults {
 	curve: CurvePoint[];
 	bulk: BulkResult;
 	events: EventsResult;
-	/** Absent in results saved before the burst scenario existed. */
-	burst?: BurstResult;
+	/** One per n8n configuration; absent in results saved before the burst scenario existed. */
+	bursts?: BurstResult[];
 }
 
 const ms = (value: number) =>
@@ -239,9 +239,9 @@ export function burstSection(burst: BurstResult): string[] {
 	const first = (level: number | null) =>
 		level === null ? `none up to ${burst.levels.at(-1)}` : `${level} in flight`;
 	return [
-		'## 4. Shift-start bursts',
+		`## 4. Shift-start bursts, n8n ${settings.length ? settings.join(', ') : 'defaults'}`,
 		'',
-		`${burst.deliveries.toLocaleString('en-US')} deliveries over the 7 event kinds, the workflow wants \`agente.login\`; the client keeps N deliveries in flight and gives up after the dialer’s 5 s (lost). Each variant in its own fresh n8n, both started side by side and measured back to back at each level; ${burst.runs} run${burst.runs > 1 ? 's' : ''} per level, median (min–max). Saving: ${burst.save}. n8n settings: ${settings.length ? settings.join(', ') : 'defaults'}.`,
+		`${burst.deliveries.toLocaleString('en-US')} deliveries over the 7 event kinds, the workflow wants \`agente.login\`; the client keeps N deliveries in flight and gives up after the dialer’s 5 s (lost). Each variant in its own fresh n8n, both started side by side and measured back to back at each level; ${burst.runs} run${burst.runs > 1 ? 's' : ''} per level, median (min–max). Saving: ${burst.save}.`,
 		'',
 		'Tail ratio = longest answer ÷ (in flight ÷ events per second), the wait of a delivery queued in arrival order at that throughput: above 1, some deliveries wait longer than their fair share.',
 		'',
@@ -294,6 +294,6 @@ export function benchmarksMarkdown(results: BenchResults, chartPath: string): st
 		...curveSection(results.curve),
 		...bulkSection(results.bulk),
 		...eventsSection(results.events),
-		...(results.burst ? burstSection(results.burst) : []),
+		...(results.bursts ?? []).flatMap(burstSection),
 	].join('\n');
 }
