@@ -142,10 +142,13 @@ export class DialerReportTrigger implements INodeType {
 		try {
 			const scope = scopeOf(event, fields, settings.startFrom);
 			const stored = staticData.reportCursor;
+			// Without Start From, a first state starts an Overlap Window back: n8n keeps a trigger's state
+			// only when a poll emits, so until then each poll may make a first state again, and none may
+			// start after rows the last one did not see.
 			const state =
 				isCursorState(stored) && stored.scope === scope
 					? stored
-					: startState(scope, settings.startFrom ?? now);
+					: startState(scope, settings.startFrom ?? now - settings.overlapMs);
 			const result = await pollReport(state, now, settings, readRows, identify);
 			// Only a poll that read everything it meant to gets here: a failed one moves nothing.
 			staticData.reportCursor = result.state as unknown as IDataObject;

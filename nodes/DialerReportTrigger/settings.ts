@@ -39,7 +39,7 @@ export const triggerOptions: INodeProperties = {
 			type: 'dateTime',
 			default: '',
 			description:
-				"Emit the rows from this moment on (in the workflow's timezone) instead of only those from the activation on. Changing it starts over from the new moment.",
+				"Emit the rows from this moment on (in the workflow's timezone) instead of those from the Overlap Window before the activation on. Changing it starts over from the new moment.",
 		},
 	],
 };

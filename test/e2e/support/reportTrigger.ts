@@ -1,7 +1,8 @@
 /**
  * The Dialer Report Trigger in a running n8n, polled every 3 seconds while fichas arrive: the
- * workflow, the arrivals (on time, late, written after their time, of another form, from before
- * the activation, one poll answered HTTP 500) and what the executions emitted.
+ * workflow, the arrivals (on time, late, written after their time, of another form, from within
+ * and from before the Overlap Window before the activation, one poll answered HTTP 500) and what
+ * the executions emitted.
  */
 import type { Execution, N8nApi, WorkflowNode } from '../../../scripts/n8n/api';
 import { REPORT_TRIGGER_TYPE } from '../../../scripts/n8n/dialer';
@@ -76,7 +77,9 @@ export async function runFilledFormPolls(
 	const { sim } = dialer;
 	const api: N8nApi = dialer.api;
 	const reads = () => sim.requests.filter((request) => request.operation === 'getFP1');
-	const before = sim.rows.add({ report: 'getFP1', form: 41, count: 3, at: Date.now() - 60_000 });
+	// The trigger starts the Overlap Window (10 min) before its first poll: these are just older.
+	const before = sim.rows.add({ report: 'getFP1', form: 41, count: 3, at: Date.now() - 660_000 });
+	const recent = sim.rows.add({ report: 'getFP1', form: 41, count: 2, at: Date.now() - 300_000 });
 	const workflow = await api.createWorkflow({
 		name: options.name,
 		nodes: [
@@ -100,7 +103,7 @@ export async function runFilledFormPolls(
 			if (Date.now() > deadline) throw new Error('n8n did not poll within 15 s of activation');
 		}
 		const activatedAt = Date.now();
-		const expected: ArrivedRow[] = [];
+		const expected: ArrivedRow[] = [...recent];
 		const otherForm: ArrivedRow[] = [];
 		let failedPolls = 0;
 		for (let round = 0; reads().length < options.minPolls + 1; round++) {

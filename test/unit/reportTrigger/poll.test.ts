@@ -44,11 +44,15 @@ async function apiRows(operation: string, fields: Record<string, string>): Promi
 }
 
 describe('New Filled Form', () => {
-	it('starts from the activation: fichas filled before it never come, one filled after comes once', async () => {
+	it('starts the Overlap Window before the activation: older fichas never come, the others once', async () => {
 		const { poll } = activeTrigger(newFilledForm);
-		sim.rows.add({ report: 'getFP1', form: 41, at: secondsAgo(30) });
-		expect(await poll()).toEqual([]);
+		const [old] = sim.rows.add({ report: 'getFP1', form: 41, at: secondsAgo(11 * 60) });
+		const [recent] = sim.rows.add({ report: 'getFP1', form: 41, at: secondsAgo(5 * 60) });
+		const first = (await poll()).map((item) => item.ficha);
+		expect(first).toContain(String(recent.id));
+		expect(first).not.toContain(String(old.id));
 
+		sim.rows.add({ report: 'getFP1', form: 41, at: secondsAgo(11 * 60) });
 		const [filled] = sim.rows.add({ report: 'getFP1', form: 41 });
 		sim.rows.add({ report: 'getFP1', form: 42 });
 		const items = await poll();
@@ -123,13 +127,16 @@ describe('New Filled Form', () => {
 		expect(batches.filter((batch) => batch.length === 1000)).toHaveLength(2);
 	});
 
-	it('starts over from now when the form or filters change', async () => {
+	it('starts over, an Overlap Window back, when the form or filters change', async () => {
 		const parameters = { ...newFilledForm };
 		const { poll } = activeTrigger(parameters);
 		await poll();
-		sim.rows.add({ report: 'getFP1', form: 42, at: secondsAgo(2) });
+		const [old] = sim.rows.add({ report: 'getFP1', form: 42, at: secondsAgo(11 * 60) });
+		const [recent] = sim.rows.add({ report: 'getFP1', form: 42, at: secondsAgo(2) });
 		parameters.form = '42';
-		expect(await poll()).toEqual([]);
+		const first = (await poll()).map((item) => item.ficha);
+		expect(first).toContain(String(recent.id));
+		expect(first).not.toContain(String(old.id));
 		const [filled] = sim.rows.add({ report: 'getFP1', form: 42 });
 		expect((await poll()).map((item) => item.ficha)).toEqual([String(filled.id)]);
 	});
