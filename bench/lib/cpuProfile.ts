@@ -4,7 +4,9 @@
  * time: self time by package and by function, and total time (self + callees) of the functions
  * that matter on n8n's webhook path.
  *
- * CLI: `npx tsx bench/lib/cpuProfile.ts <file.cpuprofile> [more names to total…]`
+ * CLI: `npx tsx bench/lib/cpuProfile.ts <file.cpuprofile> [--from S] [--to S] [names to total…]`;
+ * `--from`/`--to` keep the samples between those seconds of the profile (a burst, not start-up),
+ * and the busy milliseconds of each second are printed to find them.
  */
 import { readFileSync } from 'node:fs';
 
@@ -32,6 +34,9 @@ const DEFAULT_TOTALS = [
 	'createBridge',
 	'initialize',
 	'dispose',
+	'getSimpleParameterValue',
+	'getDecrypted',
+	'runQuery',
 	'loadWebhookExecutionData',
 	'findWebhook',
 	'getBase',
@@ -58,12 +63,18 @@ export function packageOf(url: string, functionName: string): string {
 
 export interface ProfileSummary {
 	totalMs: number;
+	/** Milliseconds not idle, per second of the profile. */
+	busyPerSecond: number[];
 	byPackage: Array<[string, number]>;
 	bySelf: Array<[string, number]>;
 	totals: Array<[string, number]>;
 }
 
-export function summarizeProfile(profile: CpuProfile, totalNames: string[]): ProfileSummary {
+export function summarizeProfile(
+	profile: CpuProfile,
+	totalNames: string[],
+	window: { fromS: number; toS: number } = { fromS: 0, toS: Infinity },
+): ProfileSummary {
 	const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 	const parent = new Map<number, number>();
 	for (const node of profile.nodes)
@@ -77,9 +88,18 @@ export function summarizeProfile(profile: CpuProfile, totalNames: string[]): Pro
 	const add = (map: Map<string, number>, key: string, ms: number) =>
 		map.set(key, (map.get(key) ?? 0) + ms);
 
+	const busyPerSecond: number[] = [];
+	let windowMs = 0;
+	let atUs = 0;
 	profile.samples.forEach((id, index) => {
 		const ms = (profile.timeDeltas[index] ?? 0) / 1000;
+		atUs += profile.timeDeltas[index] ?? 0;
 		const node = byId.get(id)!;
+		const second = Math.floor(atUs / 1e6);
+		if (node.callFrame.functionName !== '(idle)')
+			busyPerSecond[second] = (busyPerSecond[second] ?? 0) + ms;
+		if (atUs / 1e6 < window.fromS || atUs / 1e6 >= window.toS) return;
+		windowMs += ms;
 		add(self, label(node), ms);
 		add(packages, packageOf(node.callFrame.url, node.callFrame.functionName), ms);
 		// Each name counts once per sample however deep the recursion.
@@ -94,7 +114,8 @@ export function summarizeProfile(profile: CpuProfile, totalNames: string[]): Pro
 	});
 	const sorted = (map: Map<string, number>) => [...map].sort((a, b) => b[1] - a[1]);
 	return {
-		totalMs: (profile.endTime - profile.startTime) / 1000,
+		totalMs: windowMs,
+		busyPerSecond: Array.from(busyPerSecond, (ms) => Math.round(ms ?? 0)),
 		byPackage: sorted(packages),
 		bySelf: sorted(self),
 		totals: sorted(totals),
@@ -102,15 +123,26 @@ export function summarizeProfile(profile: CpuProfile, totalNames: string[]): Pro
 }
 
 if (require.main === module) {
-	const [file, ...more] = process.argv.slice(2);
-	if (!file) throw new Error('usage: tsx bench/lib/cpuProfile.ts <file.cpuprofile> [names…]');
-	const summary = summarizeProfile(JSON.parse(readFileSync(file, 'utf8')) as CpuProfile, [
-		...DEFAULT_TOTALS,
-		...more,
-	]);
+	const args = process.argv.slice(2);
+	const option = (flag: string, fallback: number) => {
+		const index = args.indexOf(flag);
+		return index >= 0 ? Number(args.splice(index, 2)[1]) : fallback;
+	};
+	const window = { fromS: option('--from', 0), toS: option('--to', Infinity) };
+	const [file, ...more] = args;
+	if (!file)
+		throw new Error('usage: tsx bench/lib/cpuProfile.ts <file> [--from S] [--to S] [names…]');
+	const summary = summarizeProfile(
+		JSON.parse(readFileSync(file, 'utf8')) as CpuProfile,
+		[...DEFAULT_TOTALS, ...more],
+		window,
+	);
+	console.log(`Busy ms per second: ${summary.busyPerSecond.join(' ')}`);
 	const row = ([name, ms]: [string, number]) =>
 		`${ms.toFixed(0).padStart(8)} ms ${((ms / summary.totalMs) * 100).toFixed(1).padStart(5)} %  ${name}`;
-	console.log(`${file}: ${summary.totalMs.toFixed(0)} ms profiled`);
+	console.log(
+		`${file}: ${summary.totalMs.toFixed(0)} ms from ${window.fromS} s to ${window.toS} s`,
+	);
 	console.log('\nSelf time by package:');
 	console.log(summary.byPackage.slice(0, 20).map(row).join('\n'));
 	console.log('\nSelf time by function:');
