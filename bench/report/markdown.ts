@@ -260,6 +260,7 @@ export function burstSection(burst: BurstResult): string[] {
 			const tail = burst.points.find((p) => p.variant === 'trigger' && p.inFlight === level)!;
 			return `| Dialer Trigger tail ratio ≤ 1.25× at ${level} in flight | ${x(tail.tailRatio.median)} | ${verdict(tail.tailRatio.median <= 1.25)} |`;
 		}),
+		`| Dialer Trigger loses nothing at any level | first loss: ${first(burst.firstLoss.trigger)} | ${verdict(burst.firstLoss.trigger === null)} |`,
 		...burst.points
 			.filter((p) => p.variant === 'trigger' && p.inFlight === 150)
 			.map(
