@@ -83,16 +83,29 @@ const NETWORK_HINTS: Array<[RegExp, string, string]> = [
 	],
 ];
 
+/**
+ * Every code and message an error carries, down its whole `cause` chain. n8n's request helper
+ * wraps the client's error in a NodeApiError: some versions keep the client's error as `cause`,
+ * others drop it and keep only its code (as `httpCode`) and its message (in `messages`).
+ */
+function errorTexts(error: unknown, seen = new Set<object>()): string[] {
+	if (typeof error !== 'object' || error === null || seen.has(error)) return [];
+	seen.add(error);
+	const { code, httpCode, message, messages, cause } = error as Record<string, unknown>;
+	const texts = [code, httpCode, message, ...(Array.isArray(messages) ? messages : [])];
+	return [
+		...texts.filter((text): text is string => typeof text === 'string' && text !== ''),
+		...errorTexts(cause, seen),
+	];
+}
+
 /** What went wrong when no answer (or only part of one) came back. */
 export function networkFailure(
 	error: unknown,
 	deadline: AbortSignal,
 ): { problem: string; hint: string } {
-	const details = error as { code?: unknown; message?: unknown; cause?: { code?: unknown } };
 	// Past the deadline the client only sees "canceled" or "aborted": the deadline says why.
-	const text = deadline.aborted
-		? 'timeout'
-		: [details.code, details.cause?.code, details.message].filter(Boolean).join(' ');
+	const text = deadline.aborted ? 'timeout' : errorTexts(error).join(' ');
 	for (const [pattern, problem, hint] of NETWORK_HINTS) {
 		if (pattern.test(text)) return { problem, hint };
 	}

@@ -88,6 +88,42 @@ describe('errors name the operation and the HTTP status, and give a hint', () =>
 		expect(error.description).toMatch(hint);
 	});
 
+	// How n8n's request helper words the failures, in place of the client's message.
+	const n8nSentence: Record<string, string> = {
+		ECONNREFUSED: 'The service refused the connection - perhaps it is offline',
+		ECONNRESET: 'The connection to the server was closed unexpectedly, perhaps it is offline.',
+	};
+	const clientMessage: Record<string, string> = {
+		ECONNREFUSED: 'connect ECONNREFUSED 127.0.0.1:9',
+		ECONNRESET: 'socket hang up',
+	};
+	// n8n 2.x wraps the client's error and keeps it as `cause`.
+	const wrappedWithCause = (code: string) =>
+		Object.assign(new Error(n8nSentence[code]), {
+			cause: Object.assign(new Error(clientMessage[code]), { code }),
+		});
+	// n8n 1.x (observed on 1.123.81) loses the cause: only the code in `httpCode` and the
+	// client's message in `messages` remain.
+	const wrappedWithoutCause = (code: string) =>
+		Object.assign(new Error(n8nSentence[code]), {
+			cause: undefined,
+			httpCode: code,
+			messages: [clientMessage[code], clientMessage[code]],
+		});
+
+	it.each([
+		['n8n 2.x', 'ECONNREFUSED', wrappedWithCause, /connection refused/],
+		['n8n 2.x', 'ECONNRESET', wrappedWithCause, /closed by the server/],
+		['n8n 1.x', 'ECONNREFUSED', wrappedWithoutCause, /connection refused/],
+		['n8n 1.x', 'ECONNRESET', wrappedWithoutCause, /closed by the server/],
+	])(
+		'names the cause of a network error as %s wraps it (%s)',
+		async (_n8n, code, wrap, problem) => {
+			const error = await failure({ throws: wrap(code) });
+			expect(error.message).toMatch(problem);
+		},
+	);
+
 	it('never carries the token, even when the HTTP client error did', async () => {
 		const thrown = Object.assign(new Error('connect ECONNREFUSED'), {
 			code: 'ECONNREFUSED',
