@@ -6,8 +6,8 @@
 import { findAgent, findForm, findRoute } from './lookup';
 import type { CallRecord, Ficha, InboundCall, SeededData } from './model';
 import type { Random } from './random';
-import { classificationResults, fichaStatuses, hangupCodes } from './seed/catalog';
-import { makeCallUid, makeProtocol, makeWorkPicker, randomPhone } from './seed/history';
+import { classificationResults, hangupCodes } from './seed/catalog';
+import { makeCallUid, makeFicha, makeProtocol, makeWorkPicker, randomPhone } from './seed/history';
 import type { ArrivedRow, RowArrival } from './types';
 
 export const reportOperations = ['getFP1', 'getRQ4', 'getHC2', 'getRE2'] as const;
@@ -93,18 +93,7 @@ export class RowArrivals {
 		const work = this.pickWork(agent);
 		// Ids stay 1..n in order: getFP1 reads a ficha id as its index.
 		const ficha: Ficha = {
-			id: data.fichas.length + 1,
-			formId: form.id,
-			data: at,
-			status: random.pick(fichaStatuses),
-			agentId: agent.id,
-			teamId: work.team.id,
-			prospect: work.prospect,
-			loteId: work.loteId,
-			filaId: work.filaId,
-			operacaoId: work.operacaoId,
-			pontos: random.int(0, 100),
-			answers: form.questions.map((question) => random.pick(question.opcoes)),
+			...makeFicha(random, { id: data.fichas.length + 1, form, data: at, agent, work }),
 			visibleFrom,
 		};
 		data.fichas.push(ficha);

@@ -68,6 +68,33 @@ export function makeWorkPicker(
 	};
 }
 
+/** What an agent is working on when a call or a ficha happens. */
+type Work = ReturnType<ReturnType<typeof makeWorkPicker>>;
+
+/** One filled form: the agent's work (team, prospect, batch, queue) and random answers. */
+export function makeFicha(
+	random: Random,
+	fields: { id: number; form: Form; data: number; agent: Agent; work: Work },
+): Ficha {
+	const { id, form, data, agent, work } = fields;
+	// Answers first: the seeded data stays what it was before this helper (same draws, same order).
+	const answers = form.questions.map((question) => random.pick(question.opcoes));
+	return {
+		id,
+		formId: form.id,
+		data,
+		status: random.pick(fichaStatuses),
+		agentId: agent.id,
+		teamId: work.team.id,
+		prospect: work.prospect,
+		loteId: work.loteId,
+		filaId: work.filaId,
+		operacaoId: work.operacaoId,
+		pontos: random.int(0, 100),
+		answers,
+	};
+}
+
 /** formsByOperation: the forms each operation's agents fill. */
 export function makeFichas(
 	context: HistoryContext,
@@ -80,21 +107,7 @@ export function makeFichas(
 		const agent = random.pick(agents);
 		const work = pickWork(agent);
 		const form = random.pick(formsByOperation.get(work.operacaoId)!);
-		const answers = form.questions.map((question) => random.pick(question.opcoes));
-		return {
-			id: index + 1,
-			formId: form.id,
-			data,
-			status: random.pick(fichaStatuses),
-			agentId: agent.id,
-			teamId: work.team.id,
-			prospect: work.prospect,
-			loteId: work.loteId,
-			filaId: work.filaId,
-			operacaoId: work.operacaoId,
-			pontos: random.int(0, 100),
-			answers,
-		};
+		return makeFicha(random, { id: index + 1, form, data, agent, work });
 	});
 }
 
