@@ -30,8 +30,11 @@ export default tseslint.config(
 	// Prettier's width, tabs counted as 2, for what we ship: prettier leaves long strings and
 	// comments alone, so this catches them.
 	{
-		files: ['nodes/Dialer/**/*.ts', 'credentials/**/*.ts'],
-		rules: { 'max-len': ['error', { code: 100, tabWidth: 2 }] },
+		files: ['nodes/**/*.ts', 'credentials/**/*.ts'],
+		// An import cannot be wrapped: a long relative path is the only thing allowed past the width.
+		rules: {
+			'max-len': ['error', { code: 100, tabWidth: 2, ignorePattern: "^import .* from '[^']+';$" }],
+		},
 	},
 	{
 		files: ['credentials/**/*.ts'],

@@ -71,7 +71,8 @@ export class DialerReportTrigger implements INodeType {
 		version: 1,
 		subtitle: '={{ $parameter["event"] }}',
 		description:
-			'Starts the workflow once for each new filled form, classification, inbound call or call in history found in the dialer reports',
+			'Starts the workflow once for each new filled form, classification, inbound call or call ' +
+			'in history found in the dialer reports',
 		defaults: { name: 'Dialer Report Trigger' },
 		polling: true,
 		inputs: [],
@@ -132,7 +133,8 @@ export class DialerReportTrigger implements INodeType {
 			}
 			throw new NodeOperationError(this.getNode(), 'No rows in the last 7 days', {
 				description:
-					'The dialer returned no rows for this event and these parameters in the last 7 days. Check the parameters, or create a row in the dialer and fetch again.',
+					'The dialer returned no rows for this event and these parameters in the last 7 days. ' +
+					'Check the parameters, or create a row in the dialer and fetch again.',
 			});
 		}
 
@@ -142,9 +144,9 @@ export class DialerReportTrigger implements INodeType {
 		try {
 			const scope = scopeOf(event, fields, settings.startFrom);
 			const stored = staticData.reportCursor;
-			// Without Start From, a first state starts an Overlap Window back: n8n keeps a trigger's state
-			// only when a poll emits, so until then each poll may make a first state again, and none may
-			// start after rows the last one did not see.
+			// Without Start From, a first state starts an Overlap Window back: n8n keeps a trigger's
+			// state only when a poll emits, so until then each poll may make a first state again, and
+			// none may start after rows the last one did not see.
 			const state =
 				isCursorState(stored) && stored.scope === scope
 					? stored

@@ -20,9 +20,15 @@ export interface CursorState {
 	scope: string;
 	/** Rows with an earlier time are never emitted: the first activation, or the backfill date. */
 	start: number;
-	/** Rows with a time up to here have been read (rows written later than that are read on the next polls). */
+	/**
+	 * Rows with a time up to here have been read (rows written later than that are read on the next
+	 * polls).
+	 */
 	cursor: number;
-	/** Key of each remembered emitted row and the time it carries (or the end of the read that returned it, when it carries none). */
+	/**
+	 * Key of each remembered emitted row and the time it carries (or the end of the read that
+	 * returned it, when it carries none).
+	 */
 	seen: Record<string, number>;
 }
 
@@ -91,7 +97,9 @@ export function startState(scope: string, start: number): CursorState {
 	return { scope, start: wholeSecond(start), cursor: wholeSecond(start), seen: {} };
 }
 
-/** The next read, or undefined when the cursor is already at `now`'s second with nothing to re-read. */
+/**
+ * The next read, or undefined when the cursor is already at `now`'s second with nothing to re-read.
+ */
 export function planRead(
 	state: CursorState,
 	now: number,

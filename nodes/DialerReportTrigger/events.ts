@@ -7,7 +7,10 @@ import * as inboundCalls from '../Dialer/actions/report/getInboundCalls.operatio
 import type { ReportRowSource } from '../Dialer/actions/report/rowSource';
 import type { RowIdentityRule } from './rowIdentity';
 
-/** A kind of new row the trigger watches for: the action node's report, and how its rows are told apart. */
+/**
+ * A kind of new row the trigger watches for: the action node's report, and how its rows are told
+ * apart.
+ */
 export interface ReportEvent {
 	name: string;
 	value: string;

@@ -6,7 +6,10 @@ import type { RowIdentity } from './cursor';
 
 /** How each report's rows are told apart and dated. */
 export interface RowIdentityRule {
-	/** Field whose value identifies the row for good (ficha number, call protocol), if the report has one. */
+	/**
+	 * Field whose value identifies the row for good (ficha number, call protocol), if the report has
+	 * one.
+	 */
 	keyField?: string;
 	/**
 	 * Fields that tell the row apart when it has no key field: those fixed when the row is written
@@ -20,7 +23,10 @@ export interface RowIdentityRule {
 // getFP1, getRQ4 and getRE2 write dd/mm/yyyy; getHC2 writes yyyy-mm-dd.
 const TIME_FORMATS = ['dd/MM/yyyy HH:mm:ss', 'yyyy-MM-dd HH:mm:ss', 'dd/MM/yyyy HH:mm'];
 
-/** The row's time as an instant, its text read as wall-clock time in `zone`; undefined when unreadable. */
+/**
+ * The row's time as an instant, its text read as wall-clock time in `zone`; undefined when
+ * unreadable.
+ */
 export function rowTime(value: unknown, zone: string): number | undefined {
 	if (typeof value !== 'string' || value.trim() === '') return undefined;
 	const text = value.trim();
@@ -32,7 +38,9 @@ export function rowTime(value: unknown, zone: string): number | undefined {
 	return iso.isValid ? iso.toMillis() : undefined;
 }
 
-/** JSON with object keys in a fixed order, so equal rows give equal text whatever their key order. */
+/**
+ * JSON with object keys in a fixed order, so equal rows give equal text whatever their key order.
+ */
 function canonicalJson(value: unknown): string {
 	if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
 	if (typeof value === 'object' && value !== null) {
@@ -56,7 +64,8 @@ export function rowKey(row: IDataObject, rule: RowIdentityRule): string {
 	}
 	const stable: IDataObject = {};
 	for (const field of rule.digestFields ?? Object.keys(row)) stable[field] = row[field] ?? null;
-	return `sha256:${createHash('sha256').update(canonicalJson(stable)).digest('base64url').slice(0, 22)}`;
+	const digest = createHash('sha256').update(canonicalJson(stable)).digest('base64url');
+	return `sha256:${digest.slice(0, 22)}`;
 }
 
 export function identifyRow(row: IDataObject, rule: RowIdentityRule, zone: string): RowIdentity {

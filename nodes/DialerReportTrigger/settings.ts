@@ -23,7 +23,9 @@ export const triggerOptions: INodeProperties = {
 			type: 'number',
 			default: DEFAULT_MAX_ROWS,
 			typeOptions: { minValue: 1, maxValue: MAX_ROWS, numberPrecision: 0 },
-			description: `At most this many rows per execution, oldest first; the rest come with the next polls. Without this option: ${DEFAULT_MAX_ROWS}.`,
+			description:
+				`At most this many rows per execution, oldest first; the rest come with the next polls. ` +
+				`Without this option: ${DEFAULT_MAX_ROWS}.`,
 		},
 		{
 			displayName: 'Overlap Window (Minutes)',
@@ -31,7 +33,10 @@ export const triggerOptions: INodeProperties = {
 			type: 'number',
 			default: DEFAULT_OVERLAP_MINUTES,
 			typeOptions: { minValue: 1, maxValue: MAX_OVERLAP_MINUTES, numberPrecision: 0 },
-			description: `How late the dialer may write a row after the time it carries (a classification saved minutes after its call) and still start the workflow; each poll reads again this much before where the last one ended. Without this option: ${DEFAULT_OVERLAP_MINUTES}.`,
+			description:
+				`How late the dialer may write a row after the time it carries (a classification saved ` +
+				`minutes after its call) and still start the workflow; each poll reads again this much ` +
+				`before where the last one ended. Without this option: ${DEFAULT_OVERLAP_MINUTES}.`,
 		},
 		{
 			displayName: 'Start From',
@@ -39,7 +44,9 @@ export const triggerOptions: INodeProperties = {
 			type: 'dateTime',
 			default: '',
 			description:
-				"Emit the rows from this moment on (in the workflow's timezone) instead of those from the Overlap Window before the activation on. Changing it starts over from the new moment.",
+				"Emit the rows from this moment on (in the workflow's timezone) instead of those from " +
+				'the Overlap Window before the activation on. Changing it starts over from the new ' +
+				'moment.',
 		},
 	],
 };

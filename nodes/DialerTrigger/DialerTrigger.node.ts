@@ -33,14 +33,16 @@ export class DialerTrigger implements INodeType {
 		defaultVersion: 1.1,
 		subtitle: '={{ ($parameter["events"] || []).join(", ") }}',
 		description:
-			'Starts the workflow when an agent logs in or out, pauses, takes a call or becomes available in the dialer',
+			'Starts the workflow when an agent logs in or out, pauses, takes a call or becomes ' +
+			'available in the dialer',
 		defaults: { name: 'Dialer Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'dialerApi', required: true }],
 		eventTriggerDescription: 'Waiting for the dialer to send an agent event',
 		activationMessage:
-			'Agent events sent to the production URL now start this workflow. Make sure the URL is set in the dialer console.',
+			'Agent events sent to the production URL now start this workflow. Make sure the URL is ' +
+			'set in the dialer console.',
 		webhooks: [
 			{
 				name: 'default',
@@ -52,7 +54,11 @@ export class DialerTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					"Paste the Production URL above into the webhook settings of the dialer console and choose the same events there. Set a Secret there and the same value as Webhook Secret in this node's credential: without one, anyone who learns the URL can start this workflow. The Test URL only works while this node is listening for a test event in the editor.",
+					'Paste the Production URL above into the webhook settings of the dialer console and ' +
+					'choose the same events there. Set a Secret there and the same value as Webhook ' +
+					"Secret in this node's credential: without one, anyone who learns the URL can start " +
+					'this workflow. The Test URL only works while this node is listening for a test event ' +
+					'in the editor.',
 				name: 'notice',
 				type: 'notice',
 				default: '',
@@ -65,7 +71,8 @@ export class DialerTrigger implements INodeType {
 				default: [],
 				options: [...AGENT_EVENTS],
 				description:
-					'Agent events that start the workflow. Other events the dialer sends to this URL are acknowledged and ignored.',
+					'Agent events that start the workflow. Other events the dialer sends to this URL are ' +
+					'acknowledged and ignored.',
 			},
 			{
 				displayName: 'Options',
@@ -81,7 +88,8 @@ export class DialerTrigger implements INodeType {
 						default: '',
 						placeholder: 'e.g. 12, 34',
 						description:
-							'Only start the workflow for these agents: their numeric IDs (usuario_id), separated by commas. Leave empty for all agents.',
+							'Only start the workflow for these agents: their numeric IDs (usuario_id), ' +
+							'separated by commas. Leave empty for all agents.',
 					},
 				],
 			},

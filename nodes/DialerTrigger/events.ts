@@ -16,7 +16,8 @@ export const AGENT_EVENTS = [
 		name: 'Agent Paused',
 		value: 'agente.pause_in',
 		description:
-			'An agent entered a pause; carries the pause ID, its start, its duration limits and when the pause reaches them',
+			'An agent entered a pause; carries the pause ID, its start, its duration limits and when ' +
+			'the pause reaches them',
 	},
 	{
 		name: 'Agent Resumed From Pause',

@@ -20,7 +20,10 @@ function optionalTime(value: unknown, timezone: string): string | null {
 	return seconds === null ? null : isoFromUnixSeconds(seconds, timezone);
 }
 
-/** When a pause that started at `udate` reaches a limit of `limit` seconds; null if either is absent. */
+/**
+ * When a pause that started at `udate` reaches a limit of `limit` seconds; null if either is
+ * absent.
+ */
 function limitReachedAt(udate: unknown, limit: unknown, timezone: string): string | null {
 	const start = optionalSeconds(udate);
 	const seconds = optionalSeconds(limit);
@@ -48,7 +51,8 @@ export function buildEventItem(
 		readable.pauseStartedAt = optionalTime(payload.udate, timezone);
 		readable.maxDurationSeconds = optionalSeconds(payload.durmax);
 		readable.minDurationSeconds = optionalSeconds(payload.durmin);
-		// The moments a workflow waits for (e.g. a Wait node "At Specified Time"), so it needs no date maths.
+		// The moments a workflow waits for (e.g. a Wait node "At Specified Time"), so it needs no date
+		// maths.
 		readable.maxDurationReachedAt = limitReachedAt(payload.udate, payload.durmax, timezone);
 		readable.minDurationReachedAt = limitReachedAt(payload.udate, payload.durmin, timezone);
 	} else if (payload.evento === 'agente.busy') {
