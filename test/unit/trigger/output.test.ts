@@ -11,6 +11,11 @@ const login: AgentEventPayload = {
 	usuario_id: 42,
 };
 
+/** An agente.pause_in event of agent 42, with the pause fields a case sets. */
+function pauseIn(fields: Partial<AgentEventPayload>): AgentEventPayload {
+	return { estado: 'paused', t: 1763800000, evento: 'agente.pause_in', usuario_id: 42, ...fields };
+}
+
 describe('the item a workflow receives', () => {
 	it('adds readable fields and keeps every original field unchanged', () => {
 		expect(buildEventItem(login, 'UTC', receivedAt)).toEqual({
@@ -36,16 +41,12 @@ describe('the item a workflow receives', () => {
 	});
 
 	it('describes a pause: its ID, start and duration limits', () => {
-		const pause: AgentEventPayload = {
-			estado: 'paused',
-			t: 1763800000,
-			evento: 'agente.pause_in',
-			usuario_id: 42,
+		const pause = pauseIn({
 			pausa_id: 3,
 			udate: 1763799700,
 			durmax: 900,
 			durmin: '60',
-		};
+		});
 		const item = buildEventItem(pause, 'America/Sao_Paulo', receivedAt);
 		expect(item).toMatchObject({
 			pauseId: 3,
@@ -61,14 +62,10 @@ describe('the item a workflow receives', () => {
 	});
 
 	it('gives a pause without configured limits null limits, so workflows can test for them', () => {
-		const pause: AgentEventPayload = {
-			estado: 'paused',
-			t: 1763800000,
-			evento: 'agente.pause_in',
-			usuario_id: 42,
+		const pause = pauseIn({
 			pausa_id: 'lunch',
 			udate: 1763799700,
-		};
+		});
 		expect(buildEventItem(pause, 'UTC', receivedAt)).toMatchObject({
 			pauseId: 'lunch',
 			maxDurationSeconds: null,
@@ -85,16 +82,12 @@ describe('the item a workflow receives', () => {
 	});
 
 	it('says when a pause reaches its limits in the workflow timezone (Kolkata), also for limits sent as text', () => {
-		const pause: AgentEventPayload = {
-			estado: 'paused',
-			t: 1763800000,
-			evento: 'agente.pause_in',
-			usuario_id: 42,
+		const pause = pauseIn({
 			pausa_id: 1,
 			udate: '1763799700',
 			durmax: '900',
 			durmin: 300,
-		};
+		});
 		expect(buildEventItem(pause, 'Asia/Kolkata', receivedAt)).toMatchObject({
 			maxDurationReachedAt: '2025-11-22T14:06:40.000+05:30',
 			minDurationReachedAt: '2025-11-22T13:56:40.000+05:30',
@@ -102,15 +95,11 @@ describe('the item a workflow receives', () => {
 	});
 
 	it('gives no limit moments when the pause start is missing, even if the limits are there', () => {
-		const pause: AgentEventPayload = {
-			estado: 'paused',
-			t: 1763800000,
-			evento: 'agente.pause_in',
-			usuario_id: 42,
+		const pause = pauseIn({
 			pausa_id: 1,
 			durmax: 900,
 			durmin: 300,
-		};
+		});
 		expect(buildEventItem(pause, 'UTC', receivedAt)).toMatchObject({
 			maxDurationSeconds: 900,
 			maxDurationReachedAt: null,
