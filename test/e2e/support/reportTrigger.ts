@@ -6,7 +6,7 @@
  */
 import type { Execution, N8nApi, WorkflowNode } from '../../../scripts/n8n/api';
 import { REPORT_TRIGGER_TYPE } from '../../../scripts/n8n/dialer';
-import type { ArrivedRow } from '../../../simulator/types';
+import type { ArrivedRow, RecordedRequest } from '../../../simulator/types';
 import type { DialerRunner } from './dialerRunner';
 
 export const REPORT_TRIGGER = 'Dialer Report Trigger';
@@ -66,6 +66,108 @@ export interface ExactlyOnceRun {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+export interface PollingRun {
+	workflowId: string;
+	/** When the first poll read the report. */
+	activatedAt: number;
+	/** The trigger's reads of the report, in order. */
+	reads: RecordedRequest[];
+	/** The finished executions of the active workflow (not the editor's manual runs). */
+	executions: Execution[];
+}
+
+export interface PollingOptions {
+	name: string;
+	timezone: string;
+	/** The trigger's parameters: event, its report's parameters, options. */
+	trigger: Record<string, unknown>;
+	/** The report the event reads (getFP1, getRQ4, getRE2, getHC2). */
+	report: string;
+	minPolls: number;
+	/** Called about every 1.5 s once the first poll has read: adds rows, faults, manual runs. */
+	round: (round: number, run: { activatedAt: number; workflowId: string }) => void | Promise<void>;
+}
+
+/**
+ * Activates a workflow with the Report Trigger polling every 3 seconds, plays rounds until it
+ * has read at least `minPolls` times after the first poll, waits two more polls (they read what
+ * was written last), deactivates it and returns its executions.
+ */
+export async function pollWhileRowsArrive(
+	dialer: DialerRunner,
+	options: PollingOptions,
+): Promise<PollingRun> {
+	const { sim } = dialer;
+	const api: N8nApi = dialer.api;
+	const reads = () => sim.requests.filter((request) => request.operation === options.report);
+	const workflow = await api.createWorkflow({
+		name: options.name,
+		nodes: [
+			reportTriggerNode(options.trigger, {
+				id: dialer.credential.id,
+				name: dialer.credential.name,
+			}),
+		],
+		connections: {},
+		settings: {
+			timezone: options.timezone,
+			saveDataSuccessExecution: 'all',
+			saveDataErrorExecution: 'all',
+			saveManualExecutions: true,
+		},
+	});
+	sim.clearRequests();
+	await api.activateWorkflow(workflow.id);
+	try {
+		for (const deadline = Date.now() + 15_000; reads().length === 0; await sleep(200)) {
+			if (Date.now() > deadline) throw new Error('n8n did not poll within 15 s of activation');
+		}
+		const activatedAt = Date.now();
+		for (let round = 0; reads().length < options.minPolls + 1; round++) {
+			await options.round(round, { activatedAt, workflowId: workflow.id });
+			await sleep(1500);
+			if (Date.now() - activatedAt > 240_000) throw new Error('n8n polled too slowly');
+		}
+		const last = reads().length;
+		while (reads().length < last + 2) await sleep(500);
+		await api.deactivateWorkflow(workflow.id);
+		// Executions of the last polls may still be finishing.
+		await sleep(3000);
+		return {
+			workflowId: workflow.id,
+			activatedAt,
+			reads: reads(),
+			executions: (await api.listExecutions(workflow.id, true)).filter(
+				(execution) => execution.stoppedAt && execution.mode !== 'manual',
+			),
+		};
+	} finally {
+		await api.deactivateWorkflow(workflow.id).catch(() => undefined);
+	}
+}
+
+/**
+ * The editor's Fetch Test Event: a manual run of the workflow from the trigger, as the editor
+ * asks for it; the execution once it has finished.
+ */
+export async function fetchTestEvent(api: N8nApi, workflowId: string): Promise<Execution> {
+	const started = await api.rest<{ executionId?: string }>(
+		'POST',
+		`/rest/workflows/${workflowId}/run`,
+		{
+			triggerToStartFrom: { name: REPORT_TRIGGER },
+			destinationNode: { nodeName: REPORT_TRIGGER, mode: 'inclusive' },
+		},
+	);
+	if (!started.executionId)
+		throw new Error(`n8n started no manual run: ${JSON.stringify(started)}`);
+	for (const deadline = Date.now() + 15_000; ; await sleep(200)) {
+		const execution = await api.getExecution(started.executionId, true);
+		if (execution.stoppedAt) return execution;
+		if (Date.now() > deadline) throw new Error('the manual run did not finish within 15 s');
+	}
+}
+
 /**
  * New Filled Form of form 41, polled at least `minPolls` times while fichas arrive, the 9th round
  * answering HTTP 500 once; ends two polls after the last arrival and deactivates the workflow.
@@ -75,38 +177,17 @@ export async function runFilledFormPolls(
 	options: { minPolls: number; timezone: string; name: string },
 ): Promise<ExactlyOnceRun> {
 	const { sim } = dialer;
-	const api: N8nApi = dialer.api;
-	const reads = () => sim.requests.filter((request) => request.operation === 'getFP1');
 	// The trigger starts the Overlap Window (10 min) before its first poll: these are just older.
 	const before = sim.rows.add({ report: 'getFP1', form: 41, count: 3, at: Date.now() - 660_000 });
 	const recent = sim.rows.add({ report: 'getFP1', form: 41, count: 2, at: Date.now() - 300_000 });
-	const workflow = await api.createWorkflow({
-		name: options.name,
-		nodes: [
-			reportTriggerNode(
-				{ event: 'newFilledForm', form: '41', filters: {}, options: { overlapWindow: 10 } },
-				{ id: dialer.credential.id, name: dialer.credential.name },
-			),
-		],
-		connections: {},
-		settings: {
-			timezone: options.timezone,
-			saveDataSuccessExecution: 'all',
-			saveDataErrorExecution: 'all',
-		},
-	});
-	sim.clearRequests();
-	await api.activateWorkflow(workflow.id);
-	try {
-		// The first poll sets the trigger's start: rows come after it.
-		for (const deadline = Date.now() + 15_000; reads().length === 0; await sleep(200)) {
-			if (Date.now() > deadline) throw new Error('n8n did not poll within 15 s of activation');
-		}
-		const activatedAt = Date.now();
-		const expected: ArrivedRow[] = [...recent];
-		const otherForm: ArrivedRow[] = [];
-		let failedPolls = 0;
-		for (let round = 0; reads().length < options.minPolls + 1; round++) {
+	const expected: ArrivedRow[] = [...recent];
+	const otherForm: ArrivedRow[] = [];
+	let failedPolls = 0;
+	const run = await pollWhileRowsArrive(dialer, {
+		...options,
+		report: 'getFP1',
+		trigger: { event: 'newFilledForm', form: '41', filters: {}, options: { overlapWindow: 10 } },
+		round(round, { activatedAt }) {
 			// Late rows carry a time up to a minute back, never before the activation.
 			const late = Math.max(activatedAt + 1000, Date.now() - 60_000 + (round % 5) * 7000);
 			if (round % 2 === 0) expected.push(...sim.rows.add({ report: 'getFP1', form: 41, count: 2 }));
@@ -119,25 +200,13 @@ export async function runFilledFormPolls(
 				sim.faults.add({ kind: 'status', status: 500, operation: 'getFP1', times: 1 });
 				failedPolls++;
 			}
-			await sleep(1500);
-			if (Date.now() - activatedAt > 240_000) throw new Error('n8n polled too slowly');
-		}
-		// Two more polls read what was written last.
-		const last = reads().length;
-		while (reads().length < last + 2) await sleep(500);
-		await api.deactivateWorkflow(workflow.id);
-		// Executions of the last polls may still be finishing.
-		await sleep(3000);
-		return {
-			polls: reads().length,
-			expected: expected.map((row) => String(row.id)),
-			excluded: [...before, ...otherForm].map((row) => String(row.id)),
-			failedPolls,
-			executions: (await api.listExecutions(workflow.id, true)).filter(
-				(execution) => execution.stoppedAt,
-			),
-		};
-	} finally {
-		await api.deactivateWorkflow(workflow.id).catch(() => undefined);
-	}
+		},
+	});
+	return {
+		polls: run.reads.length,
+		expected: expected.map((row) => String(row.id)),
+		excluded: [...before, ...otherForm].map((row) => String(row.id)),
+		failedPolls,
+		executions: run.executions,
+	};
 }
