@@ -1,10 +1,13 @@
 /**
  * `npm run demo`: the package inside a real n8n next to the dialer simulator, with every example
  * workflow imported and a simulated shift sending agent events, so executions arrive within
- * seconds. Everything listens on 127.0.0.1; Ctrl-C (or SIGTERM) stops n8n and the simulator.
+ * seconds. Before the shift, two scripted pauses show the live over-limit alert: one runs over its
+ * limit and is alerted while the agent is still paused, one ends in time and is not.
+ * Everything listens on 127.0.0.1; Ctrl-C (or SIGTERM) stops n8n and the simulator.
  *
- * `--check`: start, prove the offline examples work (scheduled ones run once, trigger ones get
- * executions from the shift), stop, and print one JSON summary line; exit code 1 on any failure.
+ * `--check`: start, prove the offline examples work (the live alert, scheduled ones run once,
+ * trigger ones get executions from the shift), stop, and print one JSON summary line; exit code 1
+ * on any failure.
  * Other flags: `--skip-build` (pack the existing dist/), `--shift-rate <events/s>` (default 5),
  * `--executions <n>` (shift executions `--check` waits for, default 5).
  */
@@ -44,6 +47,7 @@ const DIALER_NODE_TYPES = new Set([
 	`${DIALER_TYPE}Tool`,
 ]);
 const SCHEDULE_TYPE = 'n8n-nodes-base.scheduleTrigger';
+const DATA_TABLE_TYPE = 'n8n-nodes-base.dataTable';
 /** Node types that need nothing beyond the dialer: workflows made only of these run in the demo. */
 const LOCAL_NODE_TYPES = new Set([
 	...DIALER_NODE_TYPES,
@@ -55,10 +59,24 @@ const LOCAL_NODE_TYPES = new Set([
 	'n8n-nodes-base.convertToFile',
 	'n8n-nodes-base.readWriteFile',
 	'n8n-nodes-base.stickyNote',
+	// n8n's own storage and timer: the supervision examples' agents table and pause wait.
+	DATA_TABLE_TYPE,
+	'n8n-nodes-base.wait',
+	'n8n-nodes-base.webhook',
+	'n8n-nodes-base.respondToWebhook',
 ]);
 /** The examples' "Settings" node holds the folder their files go to; the demo points it at its own. */
 const SETTINGS_NODE = 'Settings';
 const EXECUTION_TIMEOUT_MS = 60_000;
+/** The name the supervision examples' notes give the agents' data table. */
+const AGENT_TABLE_NAME = 'dialer_agents';
+const LIVE_ALERTS_EXAMPLE = 'live-pause-alerts-to-file.json';
+const ALERT_LOG = 'over-limit-pauses.log';
+/**
+ * The scripted pauses reach their maximum this many seconds after they are sent: long enough for
+ * the in-time one to end first, short enough for n8n to keep the wait in memory (under 65 s).
+ */
+const LIMIT_IN_SECONDS = 8;
 
 export interface DemoOptions {
 	check: boolean;
@@ -74,14 +92,71 @@ interface ImportedExample {
 	offline: boolean;
 }
 
+/** What the scripted pauses showed, in milliseconds. */
+export interface LiveAlert {
+	/** The over-limit pause's agent, still paused when its alert line was read. */
+	agentId: number;
+	/** From the pause's maximum to the alert line's time stamp. */
+	alertAfterLimitMs: number;
+	/** From the alert line's time stamp to the agent's pause_out. */
+	pauseOutAfterAlertMs: number;
+	/** The agent whose pause ended in time: no alert. */
+	inTimeAgentId: number;
+}
+
 export interface DemoSummary {
 	check: 'passed';
 	n8nPid: number;
 	examples: number;
 	active: number;
 	executions: number;
-	/** Milliseconds from launch: n8n ready, examples imported, first execution, check done. */
+	liveAlert: LiveAlert;
+	/** Milliseconds from launch: n8n ready, examples imported, live alert shown, check done. */
 	timings: Record<string, number>;
+}
+
+/**
+ * TEMPORARY until H5's shared AgentTable lands in scripts/n8n/api.ts: the agents' data table,
+ * made through the editor's REST API as the "Data tables" page does.
+ */
+const AGENT_TABLE_COLUMNS = [
+	{ name: 'agentId', type: 'number' },
+	{ name: 'state', type: 'string' },
+	{ name: 'lastEvent', type: 'string' },
+	{ name: 'lastEventAt', type: 'string' },
+	{ name: 'since', type: 'string' },
+	{ name: 'pauseId', type: 'string' },
+	{ name: 'pauseStartedAt', type: 'string' },
+	{ name: 'pauseLimitAt', type: 'string' },
+];
+class AgentTable {
+	private constructor(
+		private readonly api: N8nApi,
+		private readonly projectId: string,
+		readonly id: string,
+		readonly name: string,
+	) {}
+
+	static async create(api: N8nApi, name: string): Promise<AgentTable> {
+		const { id: projectId } = await api.rest<{ id: string }>('GET', '/rest/projects/personal');
+		const table = await api.rest<{ id: string }>(
+			'POST',
+			`/rest/projects/${projectId}/data-tables`,
+			{
+				name,
+				columns: AGENT_TABLE_COLUMNS,
+			},
+		);
+		return new AgentTable(api, projectId, table.id, name);
+	}
+
+	async rows(): Promise<Array<{ agentId: number; state: string }>> {
+		const page = await this.api.rest<{ data: Array<{ agentId: number; state: string }> }>(
+			'GET',
+			`/rest/projects/${this.projectId}/data-tables/${this.id}/rows?skip=0&take=1000`,
+		);
+		return page.data;
+	}
 }
 
 function log(message: string): void {
@@ -123,15 +198,34 @@ export function runsOffline(workflow: WorkflowInput): boolean {
 	return workflow.nodes.every((node) => LOCAL_NODE_TYPES.has(node.type));
 }
 
-/** What a user does after importing: pick the Dialer credential and the output folder. */
+/** An n8n data table, as the supervision examples' Data table nodes refer to it. */
+export interface DataTableRef {
+	id: string;
+	name: string;
+}
+
+/**
+ * What a user does after importing: pick the Dialer credential, the agents' data table (when the
+ * example has Data table nodes) and the output folder.
+ */
 export function configureExample(
 	workflow: WorkflowInput,
 	credential: Credential,
 	outputFolder: string,
+	table?: DataTableRef,
 ): WorkflowInput {
 	const nodes = workflow.nodes.map((node): WorkflowNode => {
 		if (DIALER_NODE_TYPES.has(node.type)) {
 			return { ...node, credentials: usesCredential(credential) };
+		}
+		if (node.type === DATA_TABLE_TYPE && table) {
+			const dataTableId = {
+				__rl: true,
+				mode: 'list',
+				value: table.id,
+				cachedResultName: table.name,
+			};
+			return { ...node, parameters: { ...node.parameters, dataTableId } };
 		}
 		if (node.name !== SETTINGS_NODE) return node;
 		const parameters = structuredClone(node.parameters) as {
@@ -169,8 +263,11 @@ function executionError(execution: Execution): string {
 	return data?.resultData?.error?.message ?? execution.status;
 }
 
+/** Finished well, or parked until a Wait node's time comes (a pause waiting for its maximum). */
 function assertSucceeded(workflow: Workflow, executions: Execution[]): void {
-	const failed = executions.filter((execution) => execution.status !== 'success');
+	const failed = executions.filter(
+		(execution) => execution.status !== 'success' && execution.status !== 'waiting',
+	);
 	if (failed.length > 0) {
 		throw new Error(
 			`"${workflow.name}": execution ${failed[0].id} ended ${failed[0].status}: ${executionError(failed[0])}`,
@@ -178,42 +275,99 @@ function assertSucceeded(workflow: Workflow, executions: Execution[]): void {
 	}
 }
 
+async function until<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
+	const deadline = Date.now() + EXECUTION_TIMEOUT_MS;
+	for (;;) {
+		const found = await probe();
+		if (found !== undefined) return found;
+		if (Date.now() > deadline) throw new Error(`${what}: not within ${EXECUTION_TIMEOUT_MS} ms`);
+		await sleep(100);
+	}
+}
+
+async function readLog(file: string): Promise<string[]> {
+	if (!existsSync(file)) return [];
+	return (await readFile(file, 'utf8')).split('\n').filter(Boolean);
+}
+
 /**
- * One coffee break 21 minutes long (limit 15), sent before the shift starts so the pause-alert
- * examples have an over-limit alert to show; pause_out goes only after pause_in's execution
- * finished, since it reads what that execution stored.
+ * Two coffee breaks before the shift starts, sent as if they began almost their 15-minute limit
+ * ago, so the limit comes LIMIT_IN_SECONDS later. One agent comes back in time; the other is still
+ * paused when the live alerts example writes its alert line, and only then comes back. Each agent's
+ * next event is sent once the table shows the previous one, since one agent's events are separate
+ * executions that could otherwise be written out of order.
  */
-async function playLongPause(
+async function playPauses(
 	sim: DialerSimulator,
 	api: N8nApi,
-	triggerWorkflows: Workflow[],
-): Promise<void> {
+	alerts: Workflow,
+	table: AgentTable,
+	outputFolder: string,
+): Promise<LiveAlert> {
 	const pause = sim.data.pauses.find((candidate) => candidate.durmax !== undefined);
 	if (!pause?.durmax) throw new Error('the simulator has no pause with a time limit');
-	const agent = sim.data.agents[0];
-	const now = Math.floor(Date.now() / 1000);
-	const startedAt = now - pause.durmax - 6 * 60;
-	const events: AgentEvent[] = [
-		{
-			evento: 'agente.pause_in',
-			estado: 'paused',
-			t: startedAt,
-			usuario_id: agent.id,
-			pausa_id: pause.id,
-			udate: startedAt,
-			durmax: pause.durmax,
-		},
-		{ evento: 'agente.pause_out', estado: 'online', t: now, usuario_id: agent.id },
-	];
-	for (const [index, event] of events.entries()) {
-		await sim.webhooks.emit(event);
-		for (const workflow of triggerWorkflows) {
-			assertSucceeded(
-				workflow,
-				await api.waitForExecutions(workflow.id, index + 1, EXECUTION_TIMEOUT_MS),
-			);
-		}
-	}
+	const [overAgent, inTimeAgent] = sim.data.agents.filter((agent) => agent.estado === 'online');
+	if (!inTimeAgent) throw new Error('the simulator has fewer than two available agents');
+	const udate = Math.floor(Date.now() / 1000) - pause.durmax + LIMIT_IN_SECONDS;
+	const limitAt = (udate + pause.durmax) * 1000;
+	const pauseIn = (usuario_id: number): AgentEvent => ({
+		evento: 'agente.pause_in',
+		estado: 'paused',
+		t: udate,
+		usuario_id,
+		pausa_id: pause.id,
+		udate,
+		durmax: pause.durmax,
+	});
+	const pauseOut = (usuario_id: number): AgentEvent => ({
+		evento: 'agente.pause_out',
+		estado: 'online',
+		t: Math.floor(Date.now() / 1000),
+		usuario_id,
+	});
+	const stateOf = async (agentId: number) =>
+		(await table.rows()).find((row) => row.agentId === agentId)?.state;
+	const inState = (agentId: number, state: string) =>
+		until(`agent ${agentId} ${state} in the data table`, async () =>
+			(await stateOf(agentId)) === state ? true : undefined,
+		);
+
+	await sim.webhooks.emit(pauseIn(overAgent.id));
+	await sim.webhooks.emit(pauseIn(inTimeAgent.id));
+	await inState(inTimeAgent.id, 'paused');
+	await sim.webhooks.emit(pauseOut(inTimeAgent.id));
+	await inState(inTimeAgent.id, 'online');
+	if (Date.now() >= limitAt)
+		throw new Error(`agent ${inTimeAgent.id}'s pause_out was handled only after the limit`);
+	log(
+		`agents ${overAgent.id} and ${inTimeAgent.id} in pause ${pause.id} (limit ${pause.durmax / 60} min, reached in ${LIMIT_IN_SECONDS} s); ${inTimeAgent.id} came back in time`,
+	);
+
+	const logFile = path.join(outputFolder, ALERT_LOG);
+	const alertLine = await until(`the over-limit alert in ${logFile}`, async () =>
+		(await readLog(logFile)).find((line) => line.includes(`\tAgent ${overAgent.id} `)),
+	);
+	const stillPaused = (await stateOf(overAgent.id)) === 'paused';
+	const alertAt = Date.parse(alertLine.split('\t')[0]);
+	if (!stillPaused) throw new Error(`agent ${overAgent.id} was no longer paused at the alert`);
+	// Both waits have ended (the in-time pause's without an alert) before the agent comes back.
+	assertSucceeded(alerts, await api.waitForExecutions(alerts.id, 3, EXECUTION_TIMEOUT_MS));
+	const lines = await readLog(logFile);
+	if (lines.length !== 1)
+		throw new Error(
+			`${logFile} should hold one alert, for agent ${overAgent.id}:\n${lines.join('\n')}`,
+		);
+	await sim.webhooks.emit(pauseOut(overAgent.id));
+	const pauseOutAt = Date.now();
+	await inState(overAgent.id, 'online');
+	assertSucceeded(alerts, await api.waitForExecutions(alerts.id, 4, EXECUTION_TIMEOUT_MS));
+	log(`alert for agent ${overAgent.id} while still paused: ${alertLine.trim()}`);
+	return {
+		agentId: overAgent.id,
+		alertAfterLimitMs: alertAt - limitAt,
+		pauseOutAfterAlertMs: pauseOutAt - alertAt,
+		inTimeAgentId: inTimeAgent.id,
+	};
 }
 
 async function countExecutions(api: N8nApi, workflows: Workflow[]): Promise<Execution[]> {
@@ -226,6 +380,7 @@ function banner(
 	sim: DialerSimulator,
 	outputFolder: string,
 	examples: ImportedExample[],
+	liveAlert: LiveAlert,
 ): string {
 	const active = examples
 		.filter((example) => example.offline)
@@ -233,6 +388,10 @@ function banner(
 	const inactive = examples
 		.filter((example) => !example.offline)
 		.map((example) => `    - ${example.workflow.name}`);
+	const boardPath = examples
+		.flatMap((example) => example.workflow.nodes)
+		.find((node) => node.type === 'n8n-nodes-base.webhook' && node.name === 'Board on Demand')
+		?.parameters.path;
 	return [
 		'',
 		'Dialer demo is running.',
@@ -245,9 +404,14 @@ function banner(
 		'What to look at:',
 		'  - Overview: the Dialer API credential points at the simulator. Active examples (run offline):',
 		...active,
-		'  - Open "pause alerts to a log file" → Executions: a run for every pause in or out of the',
-		'    simulated shift; alerts (a 21-minute coffee break, pauses of watched agents) are appended to',
-		`    ${path.join(outputFolder, 'pause-alerts.log')}`,
+		`  - Overview → Data tables → ${AGENT_TABLE_NAME}: one row per agent, updated by every agent event.`,
+		'  - "live over-limit pause alerts" → Executions: before the shift, agent',
+		`    ${liveAlert.agentId} stayed in a coffee break past its limit and was alerted while still paused`,
+		`    (${liveAlert.alertAfterLimitMs} ms after the limit; agent ${liveAlert.inTimeAgentId} came back in time: no alert), in`,
+		`    ${path.join(outputFolder, ALERT_LOG)}`,
+		"    The shift's pauses wait for their maximum (10 to 60 min): listed as waiting.",
+		`  - Agent board: ${n8n.api.webhookBaseUrl}/webhook/${String(boardPath)}`,
+		'    (it also ran once at start: agent-board.txt and .csv in the Files folder).',
 		'  - "filled forms as CSV on disk" ran once at start (Executions); its CSV is in the Files folder.',
 		'  - Imported inactive, they need outside credentials (Slack, SMTP, Google, Telegram, OpenAI):',
 		...inactive,
@@ -315,11 +479,13 @@ export async function runDemo(options: DemoOptions): Promise<void> {
 			simulatorCredential(sim, webhookSecret),
 		);
 
+		const table = await AgentTable.create(api, AGENT_TABLE_NAME);
+
 		const examples: ImportedExample[] = [];
 		for (const { file, workflow } of await readExamples()) {
 			const offline = runsOffline(workflow);
 			const created = await api.createWorkflow(
-				configureExample(workflow, credential, outputFolder),
+				configureExample(workflow, credential, outputFolder, table),
 			);
 			if (offline) await api.activateWorkflow(created.id);
 			examples.push({ file, workflow: created, offline });
@@ -342,12 +508,9 @@ export async function runDemo(options: DemoOptions): Promise<void> {
 				log(`registered ${url} with the simulator`);
 			}
 		}
-		await playLongPause(
-			sim,
-			api,
-			triggered.map((e) => e.workflow),
-		);
-		mark('firstExecution');
+		const alerts = examples.find((e) => e.file === LIVE_ALERTS_EXAMPLE)!.workflow;
+		const liveAlert = await playPauses(sim, api, alerts, table, outputFolder);
+		mark('liveAlertShown');
 
 		for (const { workflow } of examples.filter((e) => e.offline)) {
 			const schedule = workflow.nodes.find((node) => node.type === SCHEDULE_TYPE);
@@ -359,7 +522,7 @@ export async function runDemo(options: DemoOptions): Promise<void> {
 		mark('shiftStarted');
 
 		if (!options.check) {
-			process.stdout.write(banner(n8n, sim, outputFolder, examples));
+			process.stdout.write(banner(n8n, sim, outputFolder, examples, liveAlert));
 			await new Promise(() => undefined); // until a signal ends the process
 		}
 
@@ -398,6 +561,7 @@ export async function runDemo(options: DemoOptions): Promise<void> {
 			examples: examples.length,
 			active: examples.filter((e) => e.offline).length,
 			executions: executions.length,
+			liveAlert,
 			timings,
 		};
 		await stop();
@@ -408,16 +572,16 @@ export async function runDemo(options: DemoOptions): Promise<void> {
 	}
 }
 
-/** The files the offline examples write: yesterday's CSV and the over-limit pause alert. */
+/** The files the scheduled offline examples write: yesterday's CSV and the agent board. */
 async function checkFiles(outputFolder: string): Promise<void> {
 	const files = await readdir(outputFolder);
 	const csv = files.find((file) => file.startsWith('filled-forms-') && file.endsWith('.csv'));
 	if (!csv || !(await readFile(path.join(outputFolder, csv), 'utf8')).includes('Ficha;')) {
 		throw new Error(`no filled-forms CSV with a header in ${outputFolder}: ${files.join(', ')}`);
 	}
-	const alerts = path.join(outputFolder, 'pause-alerts.log');
-	if (!existsSync(alerts) || !/was in pause \d+ for \d+ min/.test(await readFile(alerts, 'utf8'))) {
-		throw new Error(`${alerts} has no over-limit pause alert`);
+	const board = path.join(outputFolder, 'agent-board.txt');
+	if (!existsSync(board) || !(await readFile(board, 'utf8')).startsWith('Agent board at ')) {
+		throw new Error(`${board} holds no agent board`);
 	}
 }
 

@@ -1,7 +1,8 @@
 /**
  * The README's main command, `npm run demo`, run as a user runs it (a child process with its own
- * n8n and simulator): `--check` proves the examples import and the offline ones work, and Ctrl-C
- * leaves no process behind. The run's global setup has already built dist/.
+ * n8n and simulator): `--check` proves the examples import and the offline ones work, the live
+ * over-limit alert among them, and Ctrl-C leaves no process behind. The run's global setup has
+ * already built dist/.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
@@ -61,20 +62,27 @@ function n8nPid(stderr: string): number {
 }
 
 describe('npm run demo', () => {
-	it('--check imports every example and gets executions from the simulated shift', async () => {
+	it('--check imports every example, shows a live over-limit alert and gets executions from the simulated shift', async () => {
 		const run = startDemo(['--check']);
 		const { code } = await run.exited;
 		expect({ code, stderr: code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
 		const summary = JSON.parse(run.stdout.trim().split('\n').pop()!) as DemoSummary;
-		console.log(`demo --check: ${JSON.stringify(summary.timings)}`);
+		console.log(
+			`demo --check: ${JSON.stringify(summary.timings)}; live alert ${JSON.stringify(summary.liveAlert)}`,
+		);
 		const examples = await readExamples();
 		expect(summary).toMatchObject({
 			check: 'passed',
 			examples: examples.length,
 			active: examples.filter(({ workflow }) => runsOffline(workflow)).length,
 		});
-		// The scripted over-limit pause (two events) plus what the shift started.
-		expect(summary.executions).toBeGreaterThanOrEqual(2 + 5);
+		// The demo itself checked that the alert names that agent and no other; here, its order:
+		// after the pause's maximum and before the agent came back.
+		expect(summary.liveAlert.agentId).not.toBe(summary.liveAlert.inTimeAgentId);
+		expect(summary.liveAlert.alertAfterLimitMs).toBeGreaterThanOrEqual(0);
+		expect(summary.liveAlert.pauseOutAfterAlertMs).toBeGreaterThan(0);
+		// The scripted pauses (two pause_in, two pause_out) plus what the shift started.
+		expect(summary.executions).toBeGreaterThanOrEqual(4 + 5);
 		expect(groupAlive(summary.n8nPid)).toBe(false);
 	});
 
