@@ -1,7 +1,7 @@
 /**
  * The nodes in n8n's editor, in a real browser (Debian's Chromium driven by playwright-core),
  * against the e2e run's n8n: adding both nodes from the nodes panel, every resource/operation's
- * parameters, the light and dark icons, the AI agent example with the Dialer tool, and a page
+ * parameters, the light and dark icons, the AI agent and live pause alerts examples, and a page
  * that logs no errors. Takes the screenshots the README shows (docs/screenshots/ with UPDATE_SCREENSHOTS=1).
  */
 import { mkdirSync } from 'node:fs';
@@ -24,6 +24,7 @@ import { configureExample, readExamples } from '../../scripts/demo';
 import { startSimulator } from '../../simulator';
 import type { DialerSimulator } from '../../simulator/types';
 import { connectN8n, readConnection, registerSecret } from '../e2e/setup/connection';
+import { AgentTable } from '../e2e/support/supervision';
 
 // The README's copies are refreshed on request only (UPDATE_SCREENSHOTS=1), so an ordinary test run
 // leaves the working tree clean; otherwise the pictures go to the ignored test-output folder.
@@ -395,6 +396,33 @@ describe('the nodes in the n8n editor (Chromium)', () => {
 		await expect(tools.count()).resolves.toBe(2);
 		await expectIcons(page, 'dialer.svg', 2);
 		await screenshot('ai-agent-example.png');
+	});
+
+	it('shows the live over-limit pause alerts example on its data table', async () => {
+		const example = (await readExamples()).find(
+			({ file }) => file === 'live-pause-alerts-to-file.json',
+		)!;
+		// A real table, as after the user picked it: an empty Data table node would show a warning.
+		const table = await AgentTable.create(api);
+		try {
+			const { name, nodes, connections } = configureExample(
+				example.workflow,
+				credential,
+				'',
+				table,
+			);
+			const workflow = await createWorkflow(name, nodes, connections);
+			await openWorkflow(page, workflow.id);
+			await expect(
+				page
+					.locator('[data-test-id="canvas-node"][data-node-type="n8n-nodes-base.dataTable"]')
+					.count(),
+			).resolves.toBe(2);
+			await expectIcons(page, 'dialer.svg', 1);
+			await screenshot('live-pause-alerts-workflow.png');
+		} finally {
+			await table.delete();
+		}
 	});
 
 	it('logs no errors in the page', () => {
