@@ -20,6 +20,7 @@ import { chartSvg, type Panel } from './report/chart';
 import {
 	benchmarksMarkdown,
 	burstSection,
+	reportTriggerSection,
 	type BenchResults,
 	type EventsResult,
 } from './report/markdown';
@@ -35,12 +36,15 @@ import {
 	type RatePoint,
 } from './scenarios/events';
 import { callCase, fichaCase, runCurve, runReports } from './scenarios/reports';
+import { runReportTrigger } from './scenarios/reportTrigger';
 
 interface Plan {
 	quick: boolean;
 	fichas: number;
 	calls: number;
 	reportRows: number;
+	/** New rows a Report Trigger poll finds. */
+	pollRows: number;
 	curveSizes: number[];
 	runs: number;
 	bulkItems: number;
@@ -71,6 +75,7 @@ const FULL: Plan = {
 	fichas: 240_000,
 	calls: 100_000,
 	reportRows: 100_000,
+	pollRows: 10_000,
 	curveSizes: [1_000, 10_000, 30_000, 100_000],
 	runs: 5,
 	bulkItems: 2_000,
@@ -91,6 +96,7 @@ const QUICK: Plan = {
 	fichas: 6_000,
 	calls: 3_200,
 	reportRows: 2_000,
+	pollRows: 1_000,
 	curveSizes: [500, 2_000],
 	runs: 2,
 	bulkItems: 200,
@@ -110,8 +116,11 @@ interface Args {
 	plan: Plan;
 	outDir: string;
 	build: boolean;
-	/** `--only burst`: the burst scenario alone, printed and saved, BENCHMARKS.md untouched. */
-	burstOnly: boolean;
+	/**
+	 * `--only burst` or `--only report-trigger`: that scenario alone, printed and saved,
+	 * BENCHMARKS.md untouched.
+	 */
+	only?: 'burst' | 'report-trigger';
 	/** `--env NAME=VALUE` (repeatable): n8n settings for the burst-only run. */
 	env: Record<string, string>;
 }
@@ -122,12 +131,14 @@ function parseArgs(argv: string[]): Args {
 		return index >= 0 ? argv[index + 1] : undefined;
 	};
 	const quick = argv.includes('--quick');
-	const burstOnly = value('--only') === 'burst';
+	const only = value('--only');
+	if (only !== undefined && only !== 'burst' && only !== 'report-trigger')
+		throw new Error(`--only takes burst or report-trigger, not ${only}`);
 	const out = value('--out');
 	const outDir = out
 		? path.resolve(out)
-		: quick || burstOnly
-			? path.join(os.tmpdir(), `n8n-dialer-bench-${burstOnly ? 'burst' : 'quick'}`)
+		: quick || only
+			? path.join(os.tmpdir(), `n8n-dialer-bench-${only ?? 'quick'}`)
 			: PROJECT_ROOT;
 	const base = quick ? QUICK : FULL;
 	// Burst-only runs may narrow the scenario: --levels 50,150 --runs 1 --deliveries 500 --save none.
@@ -148,7 +159,7 @@ function parseArgs(argv: string[]): Args {
 		plan: { ...base, burst },
 		outDir,
 		build: !argv.includes('--no-build'),
-		burstOnly,
+		only,
 		env,
 	};
 }
@@ -216,6 +227,13 @@ async function deliveryCosts(
 	return costs;
 }
 
+/** Deliveries timed one at a time with every engine: n8n's bare webhook, the trigger ignoring and starting. */
+const TRIGGER_COSTS = [
+	['bareWebhook', 'ignored'],
+	['trigger', 'ignored'],
+	['trigger', 'wanted'],
+] as const;
+
 async function runEvents(
 	sim: DialerSimulator,
 	plan: Plan,
@@ -229,12 +247,7 @@ async function runEvents(
 			target,
 			sim,
 			plan,
-			[
-				['bareWebhook', 'ignored'],
-				['trigger', 'ignored'],
-				['trigger', 'wanted'],
-				['generic', 'ignored'],
-			],
+			[...TRIGGER_COSTS, ['generic', 'ignored']],
 			secret,
 		);
 		const bursts = {} as EventsResult['bursts'];
@@ -268,17 +281,7 @@ async function runEvents(
 			sim,
 			secret,
 			async (target) => ({
-				costs: await deliveryCosts(
-					target,
-					sim,
-					plan,
-					[
-						['bareWebhook', 'ignored'],
-						['trigger', 'ignored'],
-						['trigger', 'wanted'],
-					],
-					secret,
-				),
+				costs: await deliveryCosts(target, sim, plan, TRIGGER_COSTS, secret),
 				...(await measureRates(target, sim, plan, plan.legacyRates, secret)),
 			}),
 			// n8n's previous engine evaluates expressions in the main isolate: no isolate per webhook call.
@@ -362,8 +365,12 @@ function writeReport(results: BenchResults, outDir: string): void {
 	log(`wrote ${path.join(outDir, 'BENCHMARKS.md')}, bench/chart.svg and bench/results.json`);
 }
 
-/** `--only burst`: measures the burst scenario with the given n8n settings, prints its table. */
-async function burstOnlyRun(
+/**
+ * `--only burst` (with the given n8n settings) or `--only report-trigger`: measures that scenario
+ * alone, prints its table and saves its results.
+ */
+async function onlyRun(
+	only: NonNullable<Args['only']>,
 	plan: Plan,
 	outDir: string,
 	secret: string,
@@ -371,11 +378,19 @@ async function burstOnlyRun(
 ) {
 	const sim = await startSimulator();
 	try {
-		const burst = await runBurstScenario(sim, secret, { ...plan.burst, env });
+		let section: string[];
+		let result: unknown;
+		if (only === 'burst') {
+			const burst = await runBurstScenario(sim, secret, { ...plan.burst, env });
+			[result, section] = [burst, burstSection(burst)];
+		} else {
+			const polls = await runReportTrigger(sim, secret, { rows: plan.pollRows, runs: plan.runs });
+			[result, section] = [polls, reportTriggerSection(polls)];
+		}
 		mkdirSync(path.join(outDir, 'bench'), { recursive: true });
-		const file = path.join(outDir, 'bench', 'burst-results.json');
-		writeFileSync(file, `${JSON.stringify(burst, null, '\t')}\n`);
-		process.stdout.write(`${burstSection(burst).join('\n')}\n`);
+		const file = path.join(outDir, 'bench', `${only}-results.json`);
+		writeFileSync(file, `${JSON.stringify(result, null, '\t')}\n`);
+		process.stdout.write(`${section.join('\n')}\n`);
 		log(`wrote ${file}`);
 	} finally {
 		await sim.close();
@@ -383,7 +398,7 @@ async function burstOnlyRun(
 }
 
 async function main(): Promise<void> {
-	const { plan, outDir, build, burstOnly, env } = parseArgs(process.argv.slice(2));
+	const { plan, outDir, build, only, env } = parseArgs(process.argv.slice(2));
 	// --render FILE: rewrite the report from a saved results.json (after a change of wording), measuring nothing.
 	const renderIndex = process.argv.indexOf('--render');
 	if (renderIndex >= 0) {
@@ -401,8 +416,8 @@ async function main(): Promise<void> {
 	if (build) await run('npm', ['run', 'build'], { cwd: PROJECT_ROOT });
 	const runtime = await ensureRuntime();
 	const secret = `bench-secret-${randomUUID()}`;
-	if (burstOnly) {
-		await burstOnlyRun(plan, outDir, secret, env);
+	if (only) {
+		await onlyRun(only, plan, outDir, secret, env);
 		return;
 	}
 	const sim = await startSimulator({ fichas: plan.fichas, calls: plan.calls });
@@ -437,22 +452,21 @@ async function main(): Promise<void> {
 				curve.push({ rows: result.rows, variant: v.variant, ms: v.ms, addedPeakMb: v.addedPeakMb });
 			}
 		}
+		const reportTrigger = await runReportTrigger(
+			sim,
+			secret,
+			{ rows: plan.pollRows, runs: plan.runs },
+			shared,
+		);
 		log('bulk actions');
-		const bulk = shared
-			? await runBulk(shared, sim, traffic, {
-					items: plan.bulkItems,
-					parallel: plan.bulkParallel,
-					runs: plan.runs,
-					save: 'none',
-				})
-			: await withTarget(sim, secret, (target) =>
-					runBulk(target, sim, traffic, {
-						items: plan.bulkItems,
-						parallel: plan.bulkParallel,
-						runs: plan.runs,
-						save: 'none',
-					}),
-				);
+		const bulkOn = (target: Target) =>
+			runBulk(target, sim, traffic, {
+				items: plan.bulkItems,
+				parallel: plan.bulkParallel,
+				runs: plan.runs,
+				save: 'none',
+			});
+		const bulk = shared ? await bulkOn(shared) : await withTarget(sim, secret, bulkOn);
 		const events = await runEvents(sim, plan, secret, shared);
 		const bursts: BurstResult[] = [];
 		for (const env of BURST_SETTINGS) {
@@ -482,7 +496,7 @@ async function main(): Promise<void> {
 				Runs: `${plan.runs} measured runs per variant after 1 warm-up run; medians with min–max`,
 				Isolation: plan.quick
 					? 'one n8n for everything (quick mode)'
-					: 'a fresh n8n for each report variant and save mode (memory is compared between processes in the same state); the size curve in one fresh n8n per variant; bulk actions and events each in one n8n with variants in turn',
+					: 'a fresh n8n for each report variant and save mode (memory is compared between processes in the same state); the size curve and the Report Trigger poll in one fresh n8n per variant; bulk actions and events each in one n8n with variants in turn',
 				Simulator: `in the bench process, seeded with ${plan.fichas.toLocaleString('en-US')} fichas and ${plan.calls.toLocaleString('en-US')} calls`,
 				'Saving execution data':
 					'`none` = successful executions not saved (workflow setting), `all` = n8n’s default',
@@ -492,6 +506,7 @@ async function main(): Promise<void> {
 			},
 			reports,
 			curve,
+			reportTrigger,
 			bulk,
 			events,
 			bursts,

@@ -3,6 +3,7 @@ import type { BulkResult } from '../scenarios/bulk';
 import type { BurstResult } from '../scenarios/burst';
 import type { BurstRun, DeliveryCost, RatePoint } from '../scenarios/events';
 import type { CurvePoint, ReportResult } from '../scenarios/reports';
+import type { ReportTriggerResult } from '../scenarios/reportTrigger';
 import { ratio, type Summary } from '../lib/stats';
 
 export interface Machine {
@@ -38,6 +39,8 @@ export interface BenchResults {
 	settings: Record<string, string>;
 	reports: ReportResult[];
 	curve: CurvePoint[];
+	/** Absent in results saved before the Report Trigger scenario existed. */
+	reportTrigger?: ReportTriggerResult;
 	bulk: BulkResult;
 	events: EventsResult;
 	/** One per n8n configuration; absent in results saved before the burst scenario existed. */
@@ -123,6 +126,33 @@ function curveSection(points: CurvePoint[]): string[] {
 		const generic = points.find((p) => p.rows === rows && p.variant === 'generic');
 		lines.push(
 			`| ${rows.toLocaleString('en-US')} | ${cell(rows, 'bare', (p) => ms(p.ms.median))} | ${cell(rows, 'dialer', (p) => ms(p.ms.median))} | ${cell(rows, 'generic', (p) => ms(p.ms.median))} | ${dialer && generic ? x(ratio(dialer.ms.median, generic.ms.median)) : '–'} | ${cell(rows, 'dialer', (p) => mb(p.addedPeakMb.median))} | ${cell(rows, 'generic', (p) => mb(p.addedPeakMb.median))} |`,
+		);
+	}
+	lines.push('');
+	return lines;
+}
+
+export function reportTriggerSection(result: ReportTriggerResult): string[] {
+	const lines = [
+		`### Report Trigger: one poll finding ${result.rows.toLocaleString('en-US')} new rows`,
+		'',
+		'New Filled Form against the Dialer node’s Get Filled Forms reading the same window (the one the trigger read), saving off. Each run adds the rows in a new second; the trigger polls once, from a new workflow starting at that second (n8n polls on activation), and the action node runs through a webhook. Both workflows end in an HTTP Request run once, which reports how many items it received (checked) to the bench. Time runs from the simulator receiving the report request to that call: reading the answer and turning it into items, and for the trigger also its row keys, its stored state and starting the execution. Memory as in section 1, above the variant’s RSS before its warm-up poll. Median (min–max).',
+		'',
+		'| Variant | Read to items | Added peak RSS | Peak RSS | Main-thread CPU |',
+		'|---|---|---|---|---|',
+	];
+	for (const v of result.variants) {
+		lines.push(
+			`| ${v.variant === 'trigger' ? 'Dialer Report Trigger' : 'Dialer → Get Filled Forms'} | ${spread(v.ms, ms)} | ${spread(v.addedPeakMb, mb)} | ${mb(v.peakMb.median)} | ${ms(v.mainThreadMs.median)} |`,
+		);
+	}
+	const [trigger, action] = ['trigger', 'action'].map((variant) =>
+		result.variants.find((v) => v.variant === variant),
+	);
+	if (trigger && action) {
+		lines.push(
+			'',
+			`Trigger ÷ action node: time ${x(ratio(trigger.ms.median, action.ms.median))}, added peak memory ${x(ratio(trigger.addedPeakMb.median, action.addedPeakMb.median))}, main-thread CPU ${x(ratio(trigger.mainThreadMs.median, action.mainThreadMs.median))}.`,
 		);
 	}
 	lines.push('');
@@ -293,6 +323,7 @@ export function benchmarksMarkdown(results: BenchResults, chartPath: string): st
 		'',
 		...reportSection(results.reports),
 		...curveSection(results.curve),
+		...(results.reportTrigger ? reportTriggerSection(results.reportTrigger) : []),
 		...bulkSection(results.bulk),
 		...eventsSection(results.events),
 		...(results.bursts ?? []).flatMap(burstSection),

@@ -17,7 +17,7 @@ import {
 	type Json,
 	type SaveMode,
 } from '../lib/workflows';
-import type { NodeSpec } from '../../scripts/n8n/api';
+import type { Credential, NodeSpec } from '../../scripts/n8n/api';
 
 export type ReportVariant = 'dialer' | 'generic';
 export type ReportOperation = 'getFP1' | 'getHC2';
@@ -92,6 +92,20 @@ export function callCase(sim: DialerSimulator, agentCount = sim.data.agents.leng
 
 const period = { period: 'custom', start: '={{ $json.de }}', end: '={{ $json.ate }}' };
 
+/** Get Filled Forms of the item's `form` from its `de` to its `ate`, every row. */
+export function filledFormsNode(credential: Credential): NodeSpec {
+	return dialerNode(credential, {
+		resource: 'report',
+		operation: 'getFilledForms',
+		selectBy: 'formAndPeriod',
+		form: '={{ $json.form }}',
+		...period,
+		output: 'items',
+		returnAll: true,
+		filters: {},
+	});
+}
+
 function variantNodes(
 	target: Target,
 	sim: DialerSimulator,
@@ -100,20 +114,7 @@ function variantNodes(
 	parallel: number,
 ): NodeSpec[] {
 	if (operation === 'getFP1') {
-		if (variant === 'dialer') {
-			return [
-				dialerNode(target.dialer, {
-					resource: 'report',
-					operation: 'getFilledForms',
-					selectBy: 'formAndPeriod',
-					form: '={{ $json.form }}',
-					...period,
-					output: 'items',
-					returnAll: true,
-					filters: {},
-				}),
-			];
-		}
+		if (variant === 'dialer') return [filledFormsNode(target.dialer)];
 		return [
 			httpRequestNode(target.apiToken, `${sim.apiUrl}/getFP1`, {
 				form: '={{ $json.form }}',

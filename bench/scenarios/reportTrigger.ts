@@ -1,0 +1,304 @@
+/**
+ * Scenario 5, a Report Trigger poll that finds many new rows: the Dialer Report Trigger (New
+ * Filled Form) against the Dialer node's Get Filled Forms reading the same window. Both
+ * workflows end in the same node, an HTTP Request run once that tells the bench the items have
+ * arrived; each run is timed from the simulator receiving the report request to that call, so
+ * both sides cover reading the answer and turning it into items, and the trigger also its row
+ * keys, its stored state and the execution it starts.
+ *
+ * Each run adds the rows in one new second and polls once: the trigger through a new workflow
+ * that starts from that second (Start From) and is activated (n8n polls on activation), the
+ * action node through a webhook run with the window the trigger read.
+ */
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { linearConnections, type NodeSpec } from '../../scripts/n8n/api';
+import { REPORT_TRIGGER_TYPE, sleep, usesCredential } from '../../scripts/n8n/dialer';
+import { formatIsoLocal } from '../../simulator/time';
+import type { DialerSimulator } from '../../simulator/types';
+import { cpuTimes, groupMemory, resetPeaks } from '../lib/procfs';
+import { summarize, type Summary } from '../lib/stats';
+import { idleRssMb, log, withTarget, type Target } from '../lib/target';
+import { createRunWorkflow, settingsFor } from '../lib/workflows';
+import { filledFormsNode } from './reports';
+
+export type PollVariant = 'trigger' | 'action';
+
+export interface PollVariantResult {
+	variant: PollVariant;
+	/** From the report request reaching the dialer to the next node holding the items. */
+	ms: Summary;
+	addedPeakMb: Summary;
+	peakMb: Summary;
+	mainThreadMs: Summary;
+}
+
+export interface ReportTriggerResult {
+	/** New rows each poll found (and the action node read). */
+	rows: number;
+	variants: PollVariantResult[];
+}
+
+interface Sample {
+	ms: number;
+	addedPeakMb: number;
+	peakMb: number;
+	mainThreadMs: number;
+}
+
+interface Arrival {
+	at: number;
+	/** How many items the last node received. */
+	items: number;
+}
+
+/** The time of each call the workflows' last node makes to the bench, and its item count. */
+class DoneSignals {
+	private waiting?: (arrival: Arrival) => void;
+
+	private constructor(
+		private readonly server: Server,
+		readonly url: string,
+	) {}
+
+	static async start(): Promise<DoneSignals> {
+		const server = createServer();
+		server.listen(0, '127.0.0.1');
+		await once(server, 'listening');
+		const { port } = server.address() as AddressInfo;
+		const signals = new DoneSignals(server, `http://127.0.0.1:${port}/done`);
+		server.on('request', (req, res) => {
+			const at = Date.now();
+			const items = Number(new URL(req.url ?? '/', signals.url).searchParams.get('items'));
+			req.resume();
+			res.end('{}');
+			signals.waiting?.({ at, items });
+			signals.waiting = undefined;
+		});
+		return signals;
+	}
+
+	next(timeoutMs: number): Promise<Arrival> {
+		return new Promise((resolve, reject) => {
+			const timer = setTimeout(
+				() => reject(new Error(`no items reached the last node within ${timeoutMs} ms`)),
+				timeoutMs,
+			);
+			this.waiting = (arrival) => {
+				clearTimeout(timer);
+				resolve(arrival);
+			};
+		});
+	}
+
+	async close(): Promise<void> {
+		this.server.close();
+		await once(this.server, 'close');
+	}
+}
+
+/** Calls the bench once with the number of items it received. */
+function doneNode(url: string): NodeSpec {
+	// Execute Once is a node setting beside the parameters, which NodeSpec leaves unnamed.
+	const node = {
+		name: 'Items Arrived',
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: 4.2,
+		executeOnce: true,
+		parameters: {
+			method: 'POST',
+			url,
+			sendQuery: true,
+			queryParameters: { parameters: [{ name: 'items', value: '={{ $input.all().length }}' }] },
+			options: {},
+		},
+	};
+	return node;
+}
+
+/** Whole seconds, so that each run's rows carry a second no earlier read has covered. */
+async function nextSecond(): Promise<number> {
+	await sleep(1010 - (Date.now() % 1000));
+	return Math.floor(Date.now() / 1000) * 1000;
+}
+
+interface Window {
+	de: string;
+	ate: string;
+}
+
+interface Measured {
+	sample: Sample;
+	window: Window;
+}
+
+/**
+ * Runs `poll` (which makes n8n read the report once), checks that the last node received `rows`
+ * items, and measures from the report request to the last node's call, with the memory and
+ * main-thread CPU of n8n's processes.
+ */
+async function measurePoll(
+	target: Target,
+	sim: DialerSimulator,
+	signals: DoneSignals,
+	baselineMb: number,
+	rows: number,
+	poll: () => Promise<unknown>,
+): Promise<Measured> {
+	const pgid = target.n8n.pid;
+	const requestsBefore = sim.requests.length;
+	await sleep(300);
+	resetPeaks(pgid);
+	const cpuBefore = cpuTimes(pgid).mainThreadMs;
+	const done = signals.next(120_000);
+	await poll();
+	const arrived = await done;
+	if (arrived.items !== rows)
+		throw new Error(`the last node received ${arrived.items} items for ${rows} new rows`);
+	// What comes after the items (the trigger's state, the execution's end) counts too.
+	await sleep(300);
+	const memory = groupMemory(pgid);
+	const read = sim.requests.slice(requestsBefore).find((request) => request.operation === 'getFP1');
+	if (!read) throw new Error('the poll made no getFP1 request');
+	return {
+		sample: {
+			ms: arrived.at - read.receivedAt,
+			addedPeakMb: memory.peakMb - baselineMb,
+			peakMb: memory.peakMb,
+			mainThreadMs: cpuTimes(pgid).mainThreadMs - cpuBefore,
+		},
+		window: { de: read.fields.de, ate: read.fields.ate },
+	};
+}
+
+function triggerWorkflow(target: Target, form: number, from: number, signals: DoneSignals) {
+	// ISO 8601 in the simulator's (this process's, the workflow's) local time.
+	const startFrom = formatIsoLocal(from).replace(' ', 'T');
+	const trigger: NodeSpec = {
+		name: 'Dialer Report Trigger',
+		type: REPORT_TRIGGER_TYPE,
+		typeVersion: 1,
+		parameters: {
+			// Once a year: the only poll of the run is the one n8n makes on activation.
+			pollTimes: { item: [{ mode: 'custom', cronExpression: '0 0 1 1 *' }] },
+			event: 'newFilledForm',
+			form: String(form),
+			filters: {},
+			options: { startFrom, maxRowsPerPoll: 100_000 },
+		},
+		credentials: usesCredential(target.dialer),
+	};
+	const nodes = [trigger, doneNode(signals.url)];
+	return target.api.createWorkflow({
+		name: `bench report trigger from ${startFrom}`,
+		nodes: nodes.map((node, index) => ({ ...node, position: [index * 220, 0] })),
+		connections: linearConnections(nodes.map((node) => node.name)),
+		settings: settingsFor('none', Intl.DateTimeFormat().resolvedOptions().timeZone),
+	});
+}
+
+/** One warm-up and `runs` measured polls, each finding `rows` new fichas of `form`. */
+async function triggerPolls(
+	target: Target,
+	sim: DialerSimulator,
+	signals: DoneSignals,
+	options: { form: number; rows: number; runs: number },
+): Promise<Measured[]> {
+	const baselineMb = await idleRssMb(target);
+	const measured: Measured[] = [];
+	for (let run = 0; run <= options.runs; run++) {
+		const second = await nextSecond();
+		sim.rows.add({ report: 'getFP1', form: options.form, count: options.rows, at: second });
+		const workflow = await triggerWorkflow(target, options.form, second, signals);
+		measured.push(
+			await measurePoll(target, sim, signals, baselineMb, options.rows, () =>
+				target.api.activateWorkflow(workflow.id),
+			),
+		);
+		await target.api.deactivateWorkflow(workflow.id);
+	}
+	return measured;
+}
+
+/** The same windows read by the Dialer node (Get Filled Forms), a warm-up first. */
+async function actionReads(
+	target: Target,
+	sim: DialerSimulator,
+	signals: DoneSignals,
+	form: number,
+	rows: number,
+	windows: Window[],
+): Promise<Measured[]> {
+	const workflow = await createRunWorkflow(
+		target.api,
+		[filledFormsNode(target.dialer), doneNode(signals.url)],
+		{
+			save: 'none',
+			timezone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+			answer: 'noData',
+			name: 'bench report trigger peer: Get Filled Forms',
+		},
+	);
+	const baselineMb = await idleRssMb(target);
+	const measured: Measured[] = [];
+	for (const window of windows) {
+		measured.push(
+			await measurePoll(target, sim, signals, baselineMb, rows, async () => {
+				const answer = await workflow.post([{ form: String(form), ...window }]);
+				if (answer.status !== 200) throw new Error(`Get Filled Forms answered ${answer.status}`);
+			}),
+		);
+	}
+	return measured;
+}
+
+function summarizeVariant(variant: PollVariant, measured: Measured[]): PollVariantResult {
+	// The first run warms n8n up and is not counted.
+	const samples = measured.slice(1).map((m) => m.sample);
+	const pick = (field: keyof Sample) => summarize(samples.map((sample) => sample[field]));
+	return {
+		variant,
+		ms: pick('ms'),
+		addedPeakMb: pick('addedPeakMb'),
+		peakMb: pick('peakMb'),
+		mainThreadMs: pick('mainThreadMs'),
+	};
+}
+
+/** Without `shared`, each variant gets a fresh n8n (memory is compared between processes in the same state). */
+export async function runReportTrigger(
+	sim: DialerSimulator,
+	secret: string,
+	options: { rows: number; runs: number },
+	shared?: Target,
+): Promise<ReportTriggerResult> {
+	const form = sim.data.forms[0].id;
+	const signals = await DoneSignals.start();
+	const onTarget = <T>(work: (target: Target) => Promise<T>) =>
+		shared ? work(shared) : withTarget(sim, secret, work);
+	try {
+		log(`report trigger: polls finding ${options.rows} new fichas`);
+		const trigger = await onTarget((target) =>
+			triggerPolls(target, sim, signals, { form, ...options }),
+		);
+		log('report trigger: the Dialer node reading the same windows');
+		const action = await onTarget((target) =>
+			actionReads(
+				target,
+				sim,
+				signals,
+				form,
+				options.rows,
+				trigger.map((m) => m.window),
+			),
+		);
+		return {
+			rows: options.rows,
+			variants: [summarizeVariant('trigger', trigger), summarizeVariant('action', action)],
+		};
+	} finally {
+		await signals.close();
+	}
+}
