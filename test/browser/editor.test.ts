@@ -19,12 +19,12 @@ import {
 import { Dialer } from '../../nodes/Dialer/Dialer.node';
 import { DialerTrigger } from '../../nodes/DialerTrigger/DialerTrigger.node';
 import type { Credential, N8nApi, Workflow, WorkflowNode } from '../../scripts/n8n/api';
+import { AgentTable } from '../../scripts/n8n/dataTables';
 import { CHROMIUM_ARGS, ensureChromium } from '../../scripts/chromium';
 import { configureExample, readExamples } from '../../scripts/demo';
 import { startSimulator } from '../../simulator';
 import type { DialerSimulator } from '../../simulator/types';
 import { connectN8n, readConnection, registerSecret } from '../e2e/setup/connection';
-import { AgentTable } from '../e2e/support/supervision';
 
 // The README's copies are refreshed on request only (UPDATE_SCREENSHOTS=1), so an ordinary test run
 // leaves the working tree clean; otherwise the pictures go to the ignored test-output folder.

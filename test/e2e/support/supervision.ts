@@ -1,75 +1,20 @@
 /**
  * The supervision examples (examples/live-pause-alerts-*.json, examples/agent-board.json) in the
- * e2e run's n8n: the agents' data table, made through the editor's REST API as the "Data tables"
- * page does (n8n 1.123 has no public API for it), the example workflows configured as a user does
- * after importing them, and the files they write under n8n's allowed folder.
+ * e2e run's n8n: the example workflows configured as a user does after importing them (agents'
+ * table from scripts/n8n/dataTables.ts), and the files they write under n8n's allowed folder.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
-import type { Credential, N8nApi, WorkflowInput, WorkflowNode } from '../../../scripts/n8n/api';
+import type { Credential, WorkflowInput, WorkflowNode } from '../../../scripts/n8n/api';
+import type { AgentTable } from '../../../scripts/n8n/dataTables';
+
+export { AGENT_TABLE_COLUMNS, AgentTable, type AgentRow } from '../../../scripts/n8n/dataTables';
 
 const DATA_TABLE_TYPE = 'n8n-nodes-base.dataTable';
 const TRIGGER_TYPE = 'n8n-nodes-dialer.dialerTrigger';
-
-/** The columns the examples' yellow notes ask for. */
-export const AGENT_TABLE_COLUMNS = [
-	{ name: 'agentId', type: 'number' },
-	{ name: 'state', type: 'string' },
-	{ name: 'lastEvent', type: 'string' },
-	{ name: 'lastEventAt', type: 'string' },
-	{ name: 'since', type: 'string' },
-	{ name: 'pauseId', type: 'string' },
-	{ name: 'pauseStartedAt', type: 'string' },
-	{ name: 'pauseLimitAt', type: 'string' },
-] as const;
-
-export interface AgentRow {
-	id: number;
-	agentId: number;
-	state: string;
-	lastEvent: string;
-	lastEventAt: string;
-	since: string;
-	pauseId: string | null;
-	pauseStartedAt: string | null;
-	pauseLimitAt: string | null;
-}
-
-/** A data table in the owner's personal project; n8n 1.123 and 2.41 answer the same REST calls. */
-export class AgentTable {
-	private constructor(
-		private readonly api: N8nApi,
-		private readonly projectId: string,
-		readonly id: string,
-		readonly name: string,
-	) {}
-
-	static async create(api: N8nApi): Promise<AgentTable> {
-		const { id: projectId } = await api.rest<{ id: string }>('GET', '/rest/projects/personal');
-		const name = `dialer_agents_${randomUUID().slice(0, 8)}`;
-		const table = await api.rest<{ id: string }>(
-			'POST',
-			`/rest/projects/${projectId}/data-tables`,
-			{ name, columns: AGENT_TABLE_COLUMNS },
-		);
-		return new AgentTable(api, projectId, table.id, name);
-	}
-
-	async rows(): Promise<AgentRow[]> {
-		const page = await this.api.rest<{ count: number; data: AgentRow[] }>(
-			'GET',
-			`/rest/projects/${this.projectId}/data-tables/${this.id}/rows?skip=0&take=1000`,
-		);
-		return page.data;
-	}
-
-	async delete(): Promise<void> {
-		await this.api.rest('DELETE', `/rest/projects/${this.projectId}/data-tables/${this.id}`);
-	}
-}
 
 /**
  * A folder the examples may write to: n8n 2.x lets nodes write only under

@@ -1,0 +1,68 @@
+/**
+ * The agents' data table that the supervision examples (examples/live-pause-alerts-*.json,
+ * examples/agent-board.json) read and write, made through the editor's REST API as the "Data
+ * tables" page does (n8n 1.123 has no public API for data tables). Shared by the demo and the tests.
+ */
+import { randomUUID } from 'node:crypto';
+
+import type { N8nApi } from './api';
+
+/** The columns the examples' yellow notes ask for. */
+export const AGENT_TABLE_COLUMNS = [
+	{ name: 'agentId', type: 'number' },
+	{ name: 'state', type: 'string' },
+	{ name: 'lastEvent', type: 'string' },
+	{ name: 'lastEventAt', type: 'string' },
+	{ name: 'since', type: 'string' },
+	{ name: 'pauseId', type: 'string' },
+	{ name: 'pauseStartedAt', type: 'string' },
+	{ name: 'pauseLimitAt', type: 'string' },
+] as const;
+
+export interface AgentRow {
+	id: number;
+	agentId: number;
+	state: string;
+	lastEvent: string;
+	lastEventAt: string;
+	since: string;
+	pauseId: string | null;
+	pauseStartedAt: string | null;
+	pauseLimitAt: string | null;
+}
+
+/** A data table in the owner's personal project; n8n 1.123 and 2.41 answer the same REST calls. */
+export class AgentTable {
+	private constructor(
+		private readonly api: N8nApi,
+		private readonly projectId: string,
+		readonly id: string,
+		readonly name: string,
+	) {}
+
+	/** Without a name, a fresh one (dialer_agents_<8 hex>) so several tables can live in one n8n. */
+	static async create(
+		api: N8nApi,
+		name = `dialer_agents_${randomUUID().slice(0, 8)}`,
+	): Promise<AgentTable> {
+		const { id: projectId } = await api.rest<{ id: string }>('GET', '/rest/projects/personal');
+		const table = await api.rest<{ id: string }>(
+			'POST',
+			`/rest/projects/${projectId}/data-tables`,
+			{ name, columns: AGENT_TABLE_COLUMNS },
+		);
+		return new AgentTable(api, projectId, table.id, name);
+	}
+
+	async rows(): Promise<AgentRow[]> {
+		const page = await this.api.rest<{ count: number; data: AgentRow[] }>(
+			'GET',
+			`/rest/projects/${this.projectId}/data-tables/${this.id}/rows?skip=0&take=1000`,
+		);
+		return page.data;
+	}
+
+	async delete(): Promise<void> {
+		await this.api.rest('DELETE', `/rest/projects/${this.projectId}/data-tables/${this.id}`);
+	}
+}
