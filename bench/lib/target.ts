@@ -1,16 +1,22 @@
 /**
- * One n8n to measure: started fresh with the packed package (scripts/n8n), the credentials both
- * sides need, and helpers to time runs with the memory and CPU of n8n's process group.
+ * One n8n to measure: started fresh with the packed package (scripts/n8n), or a queue-mode
+ * installation (scripts/queue-mode), with the credentials both sides need, and helpers to time
+ * runs with the memory and CPU of n8n's process group.
  */
 import type { Credential, N8nApi } from '../../scripts/n8n/api';
 import { simulatorCredential } from '../../scripts/n8n/dialer';
-import { startN8n, type N8nInstance } from '../../scripts/n8n/instance';
+import { startN8n } from '../../scripts/n8n/instance';
+import { startQueueMode } from '../../scripts/queue-mode/stack';
 import type { DialerSimulator } from '../../simulator/types';
+import { startWebhookFront } from './front';
 import { cpuTimes, groupMemory, resetPeaks } from './procfs';
 import type { Json, RunWorkflow } from './workflows';
 
 export interface Target {
-	n8n: N8nInstance;
+	/** The process group whose CPU and memory are measured: n8n, in queue mode the first webhook processor. */
+	n8n: { pid: number };
+	/** Each address serving production webhooks: every one must serve a workflow once activated. */
+	webhookServers: string[];
 	api: N8nApi;
 	/** The Dialer nodes' credential, with the webhook secret set. */
 	dialer: Credential;
@@ -25,31 +31,93 @@ export function log(message: string): void {
 	process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
 }
 
+/** The credentials both sides need: the Dialer one, and Header Auth with the token and with the secret. */
+async function benchCredentials(api: N8nApi, sim: DialerSimulator, secret: string) {
+	const dialer = await api.createCredential(
+		'dialerApi',
+		'Dialer bench',
+		simulatorCredential(sim, secret),
+	);
+	const apiToken = await api.createCredential('httpHeaderAuth', 'Dialer token', {
+		name: 'Authorization',
+		value: sim.token,
+	});
+	const webhookSecret = await api.createCredential('httpHeaderAuth', 'Webhook secret', {
+		name: 'X-Webhook-Secret',
+		value: secret,
+	});
+	return { dialer, apiToken, webhookSecret };
+}
+
+const BENCH_ENV = { N8N_LOG_LEVEL: 'warn' };
+
 export async function startTarget(
 	sim: DialerSimulator,
 	secret: string,
 	env: Record<string, string> = {},
 ): Promise<Target> {
-	const n8n = await startN8n({ purpose: 'bench', env: { N8N_LOG_LEVEL: 'warn', ...env } });
+	const n8n = await startN8n({ purpose: 'bench', env: { ...BENCH_ENV, ...env } });
 	try {
 		const { api } = n8n;
-		const dialer = await api.createCredential(
-			'dialerApi',
-			'Dialer bench',
-			simulatorCredential(sim, secret),
-		);
-		const apiToken = await api.createCredential('httpHeaderAuth', 'Dialer token', {
-			name: 'Authorization',
-			value: sim.token,
-		});
-		const webhookSecret = await api.createCredential('httpHeaderAuth', 'Webhook secret', {
-			name: 'X-Webhook-Secret',
-			value: secret,
-		});
+		const credentials = await benchCredentials(api, sim, secret);
 		log(`n8n ${n8n.pid} ready in ${((n8n.timings.ready ?? 0) / 1000).toFixed(1)} s`);
-		return { n8n, api, dialer, apiToken, webhookSecret, stop: () => n8n.stop() };
+		return {
+			n8n,
+			webhookServers: [n8n.baseUrl],
+			api,
+			...credentials,
+			stop: () => n8n.stop(),
+		};
 	} catch (error) {
 		await n8n.stop();
+		throw error;
+	}
+}
+
+/**
+ * n8n in queue mode (PostgreSQL, Redis, main, `webhookProcessors` webhook processors, two
+ * workers); with more than one processor the dialer posts to a round-robin front (./front).
+ */
+export async function startQueueTarget(
+	sim: DialerSimulator,
+	secret: string,
+	webhookProcessors: number,
+	env: Record<string, string> = {},
+): Promise<Target> {
+	const front = webhookProcessors > 1 ? await startWebhookFront() : undefined;
+	const stack = await startQueueMode({
+		webhookProcessors,
+		webhookUrl: front?.url,
+		env: { ...BENCH_ENV, ...env },
+	}).catch(async (error: unknown) => {
+		await front?.close();
+		throw error;
+	});
+	const stop = async () => {
+		// Both processors should have worked about as hard: the front's round robin, seen from n8n.
+		const busy = stack.webhooks.map((p) =>
+			(cpuTimes(p.process.pid).mainThreadMs / 1000).toFixed(1),
+		);
+		log(`webhook processors' main threads busy: ${busy.join(' s, ')} s`);
+		await front?.close();
+		await stack.stop();
+	};
+	try {
+		const webhookServers = stack.webhooks.map((processor) => processor.baseUrl);
+		front?.route(webhookServers);
+		const credentials = await benchCredentials(stack.api, sim, secret);
+		log(
+			`queue mode with ${webhookProcessors} webhook processor(s) ready: ${JSON.stringify(stack.timings)}`,
+		);
+		return {
+			n8n: stack.webhook.process,
+			webhookServers,
+			api: stack.api,
+			...credentials,
+			stop,
+		};
+	} catch (error) {
+		await stop();
 		throw error;
 	}
 }

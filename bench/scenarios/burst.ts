@@ -24,8 +24,8 @@ export interface BurstOptions {
 	env: Record<string, string>;
 }
 
-export interface BurstPoint {
-	variant: BurstVariant;
+/** Runs at one level, summarized. */
+export interface BurstLevel {
 	inFlight: number;
 	runs: BurstRun[];
 	eventsPerSecond: Summary;
@@ -40,6 +40,10 @@ export interface BurstPoint {
 	tailRatio: Summary;
 }
 
+export interface BurstPoint extends BurstLevel {
+	variant: BurstVariant;
+}
+
 export interface BurstResult extends Omit<BurstOptions, 'env'> {
 	env: Record<string, string>;
 	points: BurstPoint[];
@@ -51,9 +55,17 @@ export function tailRatio(run: BurstRun, inFlight: number): number {
 	return run.maxMs / ((inFlight / run.eventsPerSecond) * 1000);
 }
 
-function point(variant: BurstVariant, inFlight: number, runs: BurstRun[]): BurstPoint {
+/** One run in a log line. */
+export function describeRun(run: BurstRun, inFlight: number): string {
+	return (
+		`${run.eventsPerSecond.toFixed(1)}/s, ack p50 ${run.p50Ms.toFixed(0)} ms, ` +
+		`max ${run.maxMs.toFixed(0)} ms (${tailRatio(run, inFlight).toFixed(2)}×), ${run.failed} lost, ` +
+		`${run.executions} executions of ${run.wantedAccepted} wanted accepted, answers ${JSON.stringify(run.outcomes)}`
+	);
+}
+
+export function burstLevel(inFlight: number, runs: BurstRun[]): BurstLevel {
 	return {
-		variant,
 		inFlight,
 		runs,
 		eventsPerSecond: summarize(runs.map((r) => r.eventsPerSecond)),
@@ -85,10 +97,7 @@ export async function runBurstScenario(
 						secret,
 					});
 					log(
-						`burst: ${variant} ${inFlight} in flight, run ${run} of ${options.runs}: ` +
-							`${measured.eventsPerSecond.toFixed(1)}/s, ack p50 ${measured.p50Ms.toFixed(0)} ms, ` +
-							`max ${measured.maxMs.toFixed(0)} ms (${tailRatio(measured, inFlight).toFixed(2)}×), ` +
-							`${measured.failed} lost, ${measured.executions} executions, answers ${JSON.stringify(measured.outcomes)}`,
+						`burst: ${variant} ${inFlight} in flight, run ${run} of ${options.runs}: ${describeRun(measured, inFlight)}`,
 					);
 					const key = `${variant} ${inFlight}`;
 					runs.set(key, [...(runs.get(key) ?? []), measured]);
@@ -99,7 +108,10 @@ export async function runBurstScenario(
 		for (const target of targets.values()) await target.stop();
 	}
 	const points = options.levels.flatMap((inFlight) =>
-		BURST_VARIANTS.map((variant) => point(variant, inFlight, runs.get(`${variant} ${inFlight}`)!)),
+		BURST_VARIANTS.map((variant) => ({
+			variant,
+			...burstLevel(inFlight, runs.get(`${variant} ${inFlight}`)!),
+		})),
 	);
 	const firstLoss = (variant: BurstVariant) =>
 		points.find((p) => p.variant === variant && p.lost.max > 0)?.inFlight ?? null;

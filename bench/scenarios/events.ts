@@ -37,7 +37,7 @@ export async function createReceiver(
 ): Promise<Receiver> {
 	const path = randomUUID();
 	let nodes: NodeSpec[];
-	let url = `${target.api.baseUrl}/webhook/${path}`;
+	let url = `${target.api.webhookBaseUrl}/webhook/${path}`;
 	if (variant === 'trigger') {
 		nodes = [
 			{
@@ -102,7 +102,11 @@ export async function createReceiver(
 	});
 	await target.api.activateWorkflow(workflow.id);
 	const withSecret = variant !== 'bareWebhook';
-	await waitUntilServed(url, withSecret ? { 'x-webhook-secret': secret } : {});
+	for (const server of target.webhookServers)
+		await waitUntilServed(
+			url.replace(target.api.webhookBaseUrl, server),
+			withSecret ? { 'x-webhook-secret': secret } : {},
+		);
 	return { workflowId: workflow.id, url, secret: withSecret ? secret : undefined };
 }
 
@@ -139,13 +143,14 @@ export interface Acks {
 	outcomes: Record<string, number>;
 }
 
+const accepted = (d: Delivery) => d.status !== undefined && d.status >= 200 && d.status < 300;
+
 function acks(deliveries: Delivery[]): Acks {
 	const ms = deliveries.map((delivery) => delivery.ms);
 	return {
 		outcomes: countBy(deliveries, deliveryOutcome),
 		deliveries: deliveries.length,
-		failed: deliveries.filter((d) => !(d.status !== undefined && d.status >= 200 && d.status < 300))
-			.length,
+		failed: deliveries.filter((d) => !accepted(d)).length,
 		p50Ms: percentile(ms, 50),
 		p99Ms: percentile(ms, 99),
 		maxMs: Math.max(...ms),
@@ -155,6 +160,8 @@ function acks(deliveries: Delivery[]): Acks {
 export interface BurstRun extends Acks {
 	eventsPerSecond: number;
 	executions: number;
+	/** Deliveries of the wanted kind answered 2xx: each must make exactly one execution. */
+	wantedAccepted: number;
 	mainThreadMsPerDelivery: number;
 }
 
@@ -240,6 +247,7 @@ export async function runBurst(
 				...acks(deliveries),
 				eventsPerSecond: (options.count * 1000) / elapsedMs,
 				executions,
+				wantedAccepted: deliveries.filter((d) => d.event.evento === WANTED && accepted(d)).length,
 				mainThreadMsPerDelivery: cpu / options.count,
 			};
 		},

@@ -1,7 +1,7 @@
 /**
  * n8n in queue mode on 127.0.0.1, as n8n documents it for scaling: Redis for the job queue,
  * PostgreSQL as the shared database, one main (editor, API; production webhooks disabled),
- * one webhook processor (`n8n webhook`, serves /webhook/…) and workers (`n8n worker`), each with
+ * webhook processors (`n8n webhook`, serve /webhook/…) and workers (`n8n worker`), each with
  * its own user folder holding this package installed the way users install it. Every process
  * is stopped by process group in `stop()`, and by the exit hooks if the caller dies first.
  */
@@ -33,6 +33,13 @@ const HOST = '127.0.0.1';
 export interface QueueModeOptions {
 	/** Workers started with the stack (more with `startWorker`). Default 2. */
 	workers?: number;
+	/** Webhook processors (`n8n webhook`). Default 1. */
+	webhookProcessors?: number;
+	/**
+	 * Where the dialer posts: a load balancer in front of the processors, needed with more than
+	 * one. Default: the one processor's own address.
+	 */
+	webhookUrl?: string;
 	/** Jobs one worker runs at once (`n8n worker --concurrency`). Default n8n's 10. */
 	concurrency?: number;
 	/** Extra environment for every n8n process, e.g. QUEUE_WORKER_LOCK_DURATION. */
@@ -54,7 +61,9 @@ export interface QueueProcess {
 export interface QueueModeStack {
 	n8nVersion: string;
 	main: QueueProcess;
+	/** The first webhook processor. */
 	webhook: QueueProcess;
+	webhooks: QueueProcess[];
 	workers: QueueProcess[];
 	redis: RedisServer;
 	postgres: PostgresServer;
@@ -129,7 +138,10 @@ export async function startQueueMode(options: QueueModeOptions = {}): Promise<Qu
 
 		const owner = newOwner('queue');
 		const webhookPort = await freePort();
-		const webhookUrl = `http://${HOST}:${webhookPort}`;
+		const processors = options.webhookProcessors ?? 1;
+		if (processors > 1 && !options.webhookUrl)
+			throw new Error(`${processors} webhook processors need a webhookUrl in front of them`);
+		const webhookUrl = options.webhookUrl ?? `http://${HOST}:${webhookPort}`;
 		const shared = { ...queueEnv(redis, postgres, webhookUrl), ...options.env };
 
 		const launch = async (
@@ -174,17 +186,25 @@ export async function startQueueMode(options: QueueModeOptions = {}): Promise<Qu
 				{ userFolder: packageFrom },
 			),
 		);
-		const [webhook, ...workers] = await time('webhookAndWorkers', () =>
+		const [webhooks, workers] = await time('webhookAndWorkers', () =>
 			Promise.all([
-				launch('webhook', 'webhook', {}, { port: webhookPort }),
-				...Array.from({ length: options.workers ?? 2 }, () => startWorker()),
+				Promise.all(
+					Array.from({ length: processors }, (_, index) =>
+						index === 0
+							? launch('webhook', 'webhook', {}, { port: webhookPort })
+							: launch(`webhook-${index + 1}`, 'webhook', {}),
+					),
+				),
+				Promise.all(Array.from({ length: options.workers ?? 2 }, () => startWorker())),
 			]),
 		);
-		const api = await provisionOwner(rt, main.baseUrl, owner, webhook.baseUrl);
+		const [webhook] = webhooks;
+		const api = await provisionOwner(rt, main.baseUrl, owner, webhookUrl);
 		return {
 			n8nVersion: rt.n8nVersion,
 			main,
 			webhook,
+			webhooks,
 			workers,
 			redis,
 			postgres,
