@@ -76,7 +76,7 @@ const ALERT_LOG = 'over-limit-pauses.log';
  * The scripted pauses reach their maximum this many seconds after they are sent: long enough for
  * the in-time one to end first, short enough for n8n to keep the wait in memory (under 65 s).
  */
-const LIMIT_IN_SECONDS = 8;
+const LIMIT_IN_SECONDS = 10;
 
 export interface DemoOptions {
 	check: boolean;
@@ -405,11 +405,11 @@ function banner(
 		'  - Overview: the Dialer API credential points at the simulator. Active examples (run offline):',
 		...active,
 		`  - Overview → Data tables → ${AGENT_TABLE_NAME}: one row per agent, updated by every agent event.`,
-		'  - "live over-limit pause alerts" → Executions: before the shift, agent',
-		`    ${liveAlert.agentId} stayed in a coffee break past its limit and was alerted while still paused`,
-		`    (${liveAlert.alertAfterLimitMs} ms after the limit; agent ${liveAlert.inTimeAgentId} came back in time: no alert), in`,
+		`  - "live over-limit pause alerts" → Executions. Before the shift, agent ${liveAlert.agentId} stayed in a`,
+		`    coffee break past its limit: alerted ${liveAlert.alertAfterLimitMs} ms after the limit, while still paused`,
+		`    (agent ${liveAlert.inTimeAgentId} came back in time: no alert). Alerts go to`,
 		`    ${path.join(outputFolder, ALERT_LOG)}`,
-		"    The shift's pauses wait for their maximum (10 to 60 min): listed as waiting.",
+		"    The shift's pauses with a limit wait for it: listed as waiting.",
 		`  - Agent board: ${n8n.api.webhookBaseUrl}/webhook/${String(boardPath)}`,
 		'    (it also ran once at start: agent-board.txt and .csv in the Files folder).',
 		'  - "filled forms as CSV on disk" ran once at start (Executions); its CSV is in the Files folder.',
