@@ -19,6 +19,7 @@ import { log, startTarget, withTarget, type Target } from './lib/target';
 import { chartSvg, type Panel } from './report/chart';
 import {
 	benchmarksMarkdown,
+	burstQueueSection,
 	burstSection,
 	reportTriggerSection,
 	type BenchResults,
@@ -26,6 +27,11 @@ import {
 } from './report/markdown';
 import { runBulk } from './scenarios/bulk';
 import { runBurstScenario, type BurstOptions, type BurstResult } from './scenarios/burst';
+import {
+	runBurstQueueScenario,
+	type BurstQueueOptions,
+	type BurstQueueResult,
+} from './scenarios/burstQueue';
 import {
 	deliveryCost,
 	runBurst,
@@ -58,16 +64,18 @@ interface Plan {
 	rateSeconds: number;
 	legacyRates: number[];
 	burst: Omit<BurstOptions, 'env'>;
+	/** Queue-mode bursts; none in quick mode (no PostgreSQL and Redis for a smoke run). */
+	burstQueue?: Omit<BurstQueueOptions, 'env'>;
 }
+
+/** The setting README Capacity recommends with Dialer Trigger 1.1; queue-mode bursts run with it. */
+const RECOMMENDED_SETTINGS = { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' };
 
 /**
  * n8n's defaults, then the setting that removes the expression isolate from the Dialer Trigger's
  * webhook call (n8n then builds one only for an expression, and version 1.1 evaluates none).
  */
-const BURST_SETTINGS: Array<Record<string, string>> = [
-	{},
-	{ N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' },
-];
+const BURST_SETTINGS: Array<Record<string, string>> = [{}, RECOMMENDED_SETTINGS];
 
 const FULL: Plan = {
 	quick: false,
@@ -89,6 +97,8 @@ const FULL: Plan = {
 	rateSeconds: 8,
 	legacyRates: [20, 50],
 	burst: { deliveries: 1_000, levels: [50, 100, 150, 200], runs: 3, save: 'all' },
+	// From the level single mode holds with the recommended settings (about 5 min for all three).
+	burstQueue: { deliveries: 1_000, levels: [150, 200, 300], runs: 3 },
 };
 
 const QUICK: Plan = {
@@ -112,16 +122,18 @@ const QUICK: Plan = {
 	burst: { deliveries: 140, levels: [50], runs: 1, save: 'all' },
 };
 
+const ONLY = ['burst', 'burst-queue', 'report-trigger'] as const;
+
 interface Args {
 	plan: Plan;
 	outDir: string;
 	build: boolean;
 	/**
-	 * `--only burst` or `--only report-trigger`: that scenario alone, printed and saved,
-	 * BENCHMARKS.md untouched.
+	 * `--only burst`, `--only burst-queue` or `--only report-trigger`: that scenario alone,
+	 * printed and saved, BENCHMARKS.md untouched.
 	 */
-	only?: 'burst' | 'report-trigger';
-	/** `--env NAME=VALUE` (repeatable): n8n settings for the burst-only run. */
+	only?: (typeof ONLY)[number];
+	/** `--env NAME=VALUE` (repeatable): n8n settings for a burst-only run (burst-queue: added to the recommended ones). */
 	env: Record<string, string>;
 }
 
@@ -131,9 +143,9 @@ function parseArgs(argv: string[]): Args {
 		return index >= 0 ? argv[index + 1] : undefined;
 	};
 	const quick = argv.includes('--quick');
-	const only = value('--only');
-	if (only !== undefined && only !== 'burst' && only !== 'report-trigger')
-		throw new Error(`--only takes burst or report-trigger, not ${only}`);
+	const only = value('--only') as Args['only'];
+	if (only !== undefined && !ONLY.includes(only))
+		throw new Error(`--only takes ${ONLY.join(', ')}, not ${only}`);
 	const out = value('--out');
 	const outDir = out
 		? path.resolve(out)
@@ -143,12 +155,19 @@ function parseArgs(argv: string[]): Args {
 	const base = quick ? QUICK : FULL;
 	// Burst-only runs may narrow the scenario: --levels 50,150 --runs 1 --deliveries 500 --save none.
 	const levels = value('--levels');
+	const narrowed = <T extends { deliveries: number; levels: number[]; runs: number }>(
+		scenario: T,
+	): T => ({
+		...scenario,
+		deliveries: Number(value('--deliveries') ?? scenario.deliveries),
+		levels: levels ? levels.split(',').map(Number) : scenario.levels,
+		runs: Number(value('--runs') ?? scenario.runs),
+	});
 	const burst = {
-		deliveries: Number(value('--deliveries') ?? base.burst.deliveries),
-		levels: levels ? levels.split(',').map(Number) : base.burst.levels,
-		runs: Number(value('--runs') ?? base.burst.runs),
+		...narrowed(base.burst),
 		save: (value('--save') ?? base.burst.save) as BurstOptions['save'],
 	};
+	const burstQueue = narrowed(FULL.burstQueue!);
 	const env: Record<string, string> = {};
 	argv.forEach((arg, index) => {
 		if (arg !== '--env') return;
@@ -156,7 +175,7 @@ function parseArgs(argv: string[]): Args {
 		env[name] = rest.join('=');
 	});
 	return {
-		plan: { ...base, burst },
+		plan: { ...base, burst, ...(only === 'burst-queue' ? { burstQueue } : {}) },
 		outDir,
 		build: !argv.includes('--no-build'),
 		only,
@@ -366,8 +385,9 @@ function writeReport(results: BenchResults, outDir: string): void {
 }
 
 /**
- * `--only burst` (with the given n8n settings) or `--only report-trigger`: measures that scenario
- * alone, prints its table and saves its results.
+ * `--only burst` (with the given n8n settings), `--only burst-queue` (the recommended settings
+ * and the given ones) or `--only report-trigger`: measures that scenario alone, prints its table
+ * and saves its results.
  */
 async function onlyRun(
 	only: NonNullable<Args['only']>,
@@ -383,6 +403,12 @@ async function onlyRun(
 		if (only === 'burst') {
 			const burst = await runBurstScenario(sim, secret, { ...plan.burst, env });
 			[result, section] = [burst, burstSection(burst)];
+		} else if (only === 'burst-queue') {
+			const burstQueue = await runBurstQueueScenario(sim, secret, {
+				...plan.burstQueue!,
+				env: { ...RECOMMENDED_SETTINGS, ...env },
+			});
+			[result, section] = [burstQueue, burstQueueSection(burstQueue)];
 		} else {
 			const polls = await runReportTrigger(sim, secret, { rows: plan.pollRows, runs: plan.runs });
 			[result, section] = [polls, reportTriggerSection(polls)];
@@ -473,6 +499,14 @@ async function main(): Promise<void> {
 			log(`shift-start bursts, n8n settings ${JSON.stringify(env)}`);
 			bursts.push(await runBurstScenario(sim, secret, { ...plan.burst, env }));
 		}
+		let burstQueue: BurstQueueResult | undefined;
+		if (plan.burstQueue) {
+			log(`shift-start bursts in queue mode, n8n settings ${JSON.stringify(RECOMMENDED_SETTINGS)}`);
+			burstQueue = await runBurstQueueScenario(sim, secret, {
+				...plan.burstQueue,
+				env: RECOMMENDED_SETTINGS,
+			});
+		}
 
 		const results: BenchResults = {
 			machine: {
@@ -510,6 +544,7 @@ async function main(): Promise<void> {
 			bulk,
 			events,
 			bursts,
+			...(burstQueue ? { burstQueue } : {}),
 		};
 		writeReport(results, outDir);
 	} finally {

@@ -1,6 +1,7 @@
 /** BENCHMARKS.md from the results of one run. */
 import type { BulkResult } from '../scenarios/bulk';
 import type { BurstResult } from '../scenarios/burst';
+import { DEPLOYMENT_NAMES, type BurstQueueResult } from '../scenarios/burstQueue';
 import type { BurstRun, DeliveryCost, RatePoint } from '../scenarios/events';
 import type { CurvePoint, ReportResult } from '../scenarios/reports';
 import type { ReportTriggerResult } from '../scenarios/reportTrigger';
@@ -45,6 +46,8 @@ export interface BenchResults {
 	events: EventsResult;
 	/** One per n8n configuration; absent in results saved before the burst scenario existed. */
 	bursts?: BurstResult[];
+	/** Absent in results saved before the queue-mode burst scenario existed. */
+	burstQueue?: BurstQueueResult;
 }
 
 const ms = (value: number) =>
@@ -301,6 +304,36 @@ export function burstSection(burst: BurstResult): string[] {
 	];
 }
 
+/** Queue-mode bursts against single mode; also printed alone by `npm run bench -- --only burst-queue`. */
+export function burstQueueSection(result: BurstQueueResult): string[] {
+	const settings = Object.entries(result.env).map(([name, value]) => `\`${name}=${value}\``);
+	const single = (inFlight: number) =>
+		result.points.find((p) => p.deployment === 'single' && p.inFlight === inFlight);
+	const queued = result.points.filter((p) => p.deployment !== 'single');
+	return [
+		`## 5. Shift-start bursts in queue mode, n8n ${settings.length ? settings.join(', ') : 'defaults'}`,
+		'',
+		`The Dialer Trigger of section 4 (${result.deliveries.toLocaleString('en-US')} deliveries, \`agente.login\` wanted, saving all) at its production URL in n8n's queue mode: PostgreSQL, Redis, a main, two workers (10 jobs each) and one or two webhook processors; the dialer posts to one URL, so two processors sit behind a round-robin front on 127.0.0.1 (node:http handing each request to undici's BalancedPool). The peer is single mode (one n8n, SQLite). Each deployment fresh and alone on the machine; ${result.runs} run${result.runs > 1 ? 's' : ''} per level, median (min–max). Exactly once: executions = wanted deliveries answered 2xx, in every run.`,
+		'',
+		'| In flight | Deployment | Events/s | ÷ single mode | Ack p50 | Ack max | Tail ratio | Lost (>5 s) | Exactly once |',
+		'|---|---|---|---|---|---|---|---|---|',
+		...result.points.map(
+			(p) =>
+				`| ${p.inFlight} | ${DEPLOYMENT_NAMES[p.deployment]} | ${spread(p.eventsPerSecond, (v) => v.toFixed(1))} | ${x(ratio(p.eventsPerSecond.median, single(p.inFlight)?.eventsPerSecond.median ?? NaN))} | ${spread(p.p50Ms, ms)} | ${spread(p.maxMs, ms)} | ${spread(p.tailRatio, x)} | ${count(p.lost)} | ${p.exactlyOnce ? 'yes' : 'no'} |`,
+		),
+		'',
+		'| Goal | Measured | |',
+		'|---|---|---|',
+		...queued
+			.filter((p) => single(p.inFlight)?.lost.max === 0)
+			.map(
+				(p) =>
+					`| ${DEPLOYMENT_NAMES[p.deployment]}: nothing lost at ${p.inFlight} in flight (single mode lost none) | ${count(p.lost)} lost, exactly once: ${p.exactlyOnce ? 'yes' : 'no'} | ${verdict(p.lost.max === 0 && p.exactlyOnce)} |`,
+			),
+		'',
+	];
+}
+
 export function benchmarksMarkdown(results: BenchResults, chartPath: string): string {
 	const { machine } = results;
 	const load = (values: number[]) => values.map((v) => v.toFixed(2)).join(' / ');
@@ -327,5 +360,6 @@ export function benchmarksMarkdown(results: BenchResults, chartPath: string): st
 		...bulkSection(results.bulk),
 		...eventsSection(results.events),
 		...(results.bursts ?? []).flatMap(burstSection),
+		...(results.burstQueue ? burstQueueSection(results.burstQueue) : []),
 	].join('\n');
 }
