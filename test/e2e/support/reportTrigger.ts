@@ -147,17 +147,16 @@ export async function pollWhileRowsArrive(
 }
 
 /**
- * The editor's Fetch Test Event: a manual run of the workflow from the trigger, as the editor
- * asks for it; the execution once it has finished.
+ * The editor's Fetch Test Event: a manual run of the workflow from the trigger; the execution
+ * once it has finished. n8n 1.x runs the workflow the editor sends, 2.x the saved one (and
+ * ignores the copy).
  */
 export async function fetchTestEvent(api: N8nApi, workflowId: string): Promise<Execution> {
+	const workflowData = await api.rest<unknown>('GET', `/rest/workflows/${workflowId}`);
 	const started = await api.rest<{ executionId?: string }>(
 		'POST',
 		`/rest/workflows/${workflowId}/run`,
-		{
-			triggerToStartFrom: { name: REPORT_TRIGGER },
-			destinationNode: { nodeName: REPORT_TRIGGER, mode: 'inclusive' },
-		},
+		{ workflowData, triggerToStartFrom: { name: REPORT_TRIGGER } },
 	);
 	if (!started.executionId)
 		throw new Error(`n8n started no manual run: ${JSON.stringify(started)}`);
