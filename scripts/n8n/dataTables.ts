@@ -19,6 +19,9 @@ export const AGENT_TABLE_COLUMNS = [
 	{ name: 'pauseLimitAt', type: 'string' },
 ] as const;
 
+/** The most rows n8n 1.123 returns for one request (2.41: 250). */
+const ROWS_PER_PAGE = 50;
+
 export interface AgentRow {
 	id: number;
 	agentId: number;
@@ -54,12 +57,17 @@ export class AgentTable {
 		return new AgentTable(api, projectId, table.id, name);
 	}
 
+	/** Every row, in pages: n8n cuts a larger `take` down without saying (1.123 to 50, 2.41 to 250). */
 	async rows(): Promise<AgentRow[]> {
-		const page = await this.api.rest<{ count: number; data: AgentRow[] }>(
-			'GET',
-			`/rest/projects/${this.projectId}/data-tables/${this.id}/rows?skip=0&take=1000`,
-		);
-		return page.data;
+		const rows: AgentRow[] = [];
+		for (;;) {
+			const page = await this.api.rest<{ count: number; data: AgentRow[] }>(
+				'GET',
+				`/rest/projects/${this.projectId}/data-tables/${this.id}/rows?skip=${rows.length}&take=${ROWS_PER_PAGE}`,
+			);
+			rows.push(...page.data);
+			if (page.data.length === 0 || rows.length >= page.count) return rows;
+		}
 	}
 
 	async delete(): Promise<void> {

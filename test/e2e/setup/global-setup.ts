@@ -1,7 +1,8 @@
 /**
  * One n8n for the whole e2e run: built package packed and installed like a user's, started on
  * 127.0.0.1, connection details handed to test files through a JSON file. The project's
- * `globals.n8nVersion` (jest.config.js) or DIALER_N8N_VERSION picks the n8n version.
+ * `globals.n8nVersion` (jest.config.js) or DIALER_N8N_VERSION picks the n8n version;
+ * `globals.n8nEnv` adds settings to n8n's environment.
  * E2E_SKIP_BUILD=1 packs the existing dist/; E2E_KEEP_N8N=1 keeps n8n's folder (log, database);
  * E2E_N8N_LOG_LEVEL sets n8n's log level (default debug).
  */
@@ -26,6 +27,7 @@ export default async function globalSetup(_: unknown, project: ProjectConfig): P
 		env: {
 			N8N_LOG_LEVEL: process.env.E2E_N8N_LOG_LEVEL ?? 'debug',
 			GENERIC_TIMEZONE: 'America/Sao_Paulo',
+			...(project.globals?.n8nEnv as Record<string, string> | undefined),
 		},
 	});
 	globalThis.n8nE2eInstance = n8n;
