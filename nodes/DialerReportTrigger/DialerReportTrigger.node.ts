@@ -20,7 +20,7 @@ import {
 	type ReadWindow,
 } from './cursor';
 import { eventProperties, REPORT_EVENTS, type ReportEvent } from './events';
-import { identifyRow } from './rowIdentity';
+import { rowIdentifier } from './rowIdentity';
 import {
 	eventOf,
 	readSettings,
@@ -118,7 +118,7 @@ export class DialerReportTrigger implements INodeType {
 					ate: read.ate,
 				}),
 			);
-		const identify = (row: IDataObject) => identifyRow(row, event.identity, settings.zone);
+		const identify = rowIdentifier(event.identity, settings.zone);
 
 		if (this.getMode() === 'manual') {
 			// "Fetch Test Event": the latest rows, the stored state left as it is.

@@ -20,8 +20,25 @@ export interface RowIdentityRule {
 	timeField: string;
 }
 
-// getFP1, getRQ4 and getRE2 write dd/mm/yyyy; getHC2 writes yyyy-mm-dd.
-const TIME_FORMATS = ['dd/MM/yyyy HH:mm:ss', 'yyyy-MM-dd HH:mm:ss', 'dd/MM/yyyy HH:mm'];
+// getFP1, getRQ4 and getRE2 write dd/mm/yyyy hh:mm[:ss]; getHC2 writes yyyy-mm-dd hh:mm:ss. Read
+// with a regular expression rather than luxon's fromFormat, which costs about 30 µs a row: a
+// third of a second for a poll of 10,000 rows.
+const DAY_FIRST = /^(\d{2})\/(\d{2})\/(\d{4}) (\d{2}):(\d{2})(?::(\d{2}))?$/;
+const YEAR_FIRST = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
+
+function wallClockParts(text: string) {
+	const dayFirst = DAY_FIRST.exec(text);
+	if (dayFirst) {
+		const [, day, month, year, hour, minute, second = '0'] = dayFirst;
+		return { year, month, day, hour, minute, second };
+	}
+	const yearFirst = YEAR_FIRST.exec(text);
+	if (yearFirst) {
+		const [, year, month, day, hour, minute, second] = yearFirst;
+		return { year, month, day, hour, minute, second };
+	}
+	return undefined;
+}
 
 /**
  * The row's time as an instant, its text read as wall-clock time in `zone`; undefined when
@@ -30,12 +47,21 @@ const TIME_FORMATS = ['dd/MM/yyyy HH:mm:ss', 'yyyy-MM-dd HH:mm:ss', 'dd/MM/yyyy 
 export function rowTime(value: unknown, zone: string): number | undefined {
 	if (typeof value !== 'string' || value.trim() === '') return undefined;
 	const text = value.trim();
-	for (const format of TIME_FORMATS) {
-		const parsed = DateTime.fromFormat(text, format, { zone });
-		if (parsed.isValid) return parsed.toMillis();
-	}
-	const iso = DateTime.fromISO(text, { zone });
-	return iso.isValid ? iso.toMillis() : undefined;
+	const parts = wallClockParts(text);
+	const parsed = parts
+		? DateTime.fromObject(
+				{
+					year: Number(parts.year),
+					month: Number(parts.month),
+					day: Number(parts.day),
+					hour: Number(parts.hour),
+					minute: Number(parts.minute),
+					second: Number(parts.second),
+				},
+				{ zone },
+			)
+		: DateTime.fromISO(text, { zone });
+	return parsed.isValid ? parsed.toMillis() : undefined;
 }
 
 /**
@@ -68,6 +94,18 @@ export function rowKey(row: IDataObject, rule: RowIdentityRule): string {
 	return `sha256:${digest.slice(0, 22)}`;
 }
 
-export function identifyRow(row: IDataObject, rule: RowIdentityRule, zone: string): RowIdentity {
-	return { key: rowKey(row, rule), time: rowTime(row[rule.timeField], zone) };
+/**
+ * Identifies the rows of one poll. Rows written in the same second share their time text, so each
+ * text is read once.
+ */
+export function rowIdentifier(
+	rule: RowIdentityRule,
+	zone: string,
+): (row: IDataObject) => RowIdentity {
+	const times = new Map<unknown, number | undefined>();
+	return (row) => {
+		const text = row[rule.timeField];
+		if (!times.has(text)) times.set(text, rowTime(text, zone));
+		return { key: rowKey(row, rule), time: times.get(text) };
+	};
 }

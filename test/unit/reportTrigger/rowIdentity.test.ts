@@ -1,7 +1,7 @@
 /** How the report trigger tells rows apart and reads their times. */
 import { DateTime } from 'luxon';
 
-import { rowKey, rowTime } from '../../../nodes/DialerReportTrigger/rowIdentity';
+import { rowIdentifier, rowKey, rowTime } from '../../../nodes/DialerReportTrigger/rowIdentity';
 
 describe('row keys', () => {
 	it('use the ficha number or the protocol when the report has one', () => {
@@ -65,4 +65,34 @@ describe('row times', () => {
 	it.each([undefined, '', 'ontem', '31/02/2026 10:00:00', 42])('has no time for %j', (value) =>
 		expect(rowTime(value, zone)).toBeUndefined(),
 	);
+
+	it('reads minutes-only times (dd/mm/yyyy hh:mm) as the start of that minute', () =>
+		expect(rowTime('23/11/2026 10:00', zone)).toBe(expected - 1000));
+
+	it('reads every quarter hour of both DST change days as luxon does for the same format', () => {
+		const newYork = 'America/New_York';
+		for (const day of ['2026-03-08', '2026-11-01']) {
+			for (let minutes = 0; minutes < 24 * 60; minutes += 15) {
+				const wall = DateTime.fromISO(day, { zone: 'UTC' }).plus({ minutes, seconds: 7 });
+				const dayFirst = wall.toFormat('dd/MM/yyyy HH:mm:ss');
+				const yearFirst = wall.toFormat('yyyy-MM-dd HH:mm:ss');
+				const luxon = DateTime.fromFormat(dayFirst, 'dd/MM/yyyy HH:mm:ss', { zone: newYork });
+				expect([rowTime(dayFirst, newYork), rowTime(yearFirst, newYork)]).toEqual([
+					luxon.toMillis(),
+					luxon.toMillis(),
+				]);
+			}
+		}
+	});
+
+	it('gives each row of a poll its time, rows of the same second included', () => {
+		const identify = rowIdentifier({ keyField: 'ficha', timeField: 'data' }, zone);
+		const rows = [1, 2, 3].map((ficha) => ({ ficha, data: '23/11/2026 10:00:01' }));
+		expect(rows.map(identify)).toEqual([
+			{ key: 'ficha:1', time: expected },
+			{ key: 'ficha:2', time: expected },
+			{ key: 'ficha:3', time: expected },
+		]);
+		expect(identify({ ficha: 4, data: 'ontem' })).toEqual({ key: 'ficha:4', time: undefined });
+	});
 });
