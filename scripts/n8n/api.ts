@@ -69,6 +69,14 @@ export interface CredentialInput {
 	data: Record<string, unknown>;
 }
 
+/**
+ * Whether an execution has ended. One a Wait node parked in the database until its time has a
+ * stoppedAt too, and its status "waiting" until it is resumed and ends.
+ */
+export function hasFinished(execution: Execution): boolean {
+	return Boolean(execution.stoppedAt) && execution.status !== 'waiting';
+}
+
 /** The items a node gave in an execution's first run, from its first output (`[]` if it did not run). */
 export function nodeOutput(execution: Execution, nodeName: string): Array<Record<string, unknown>> {
 	const data = execution.data as {
@@ -386,7 +394,7 @@ export class N8nApi {
 		return this.store.getExecution(id, includeData);
 	}
 
-	/** Polls until the workflow has at least `count` finished executions (any outcome). */
+	/** Polls until the workflow has at least `count` finished executions (any outcome, not waiting). */
 	async waitForExecutions(
 		workflowId: string,
 		count: number,
@@ -394,7 +402,7 @@ export class N8nApi {
 	): Promise<Execution[]> {
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
-			const done = (await this.listExecutions(workflowId, true)).filter((e) => e.stoppedAt);
+			const done = (await this.listExecutions(workflowId, true)).filter(hasFinished);
 			if (done.length >= count) return done;
 			if (Date.now() > deadline) {
 				throw new Error(

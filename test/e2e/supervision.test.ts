@@ -1,8 +1,9 @@
 /**
  * Live supervision in real n8n, fed by the dialer simulator's webhook sender: the examples
  * "Live over-limit pause alerts to a log file" and "Agent board", imported from examples/ and
- * configured as a user does. Pause limits are a few seconds, so every wait here is one n8n keeps
- * in memory (under 65 s); waits stored in the database are not covered by this file.
+ * configured as a user does. Most pause limits are a few seconds, waits n8n keeps in memory
+ * (under 65 s); one is 70 s, a wait n8n parks in its database. The last part restarts an n8n of
+ * its own while both kinds of wait are pending.
  */
 import { randomUUID } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
@@ -10,22 +11,31 @@ import path from 'node:path';
 import { request } from 'undici';
 
 import type { Credential, Execution, Workflow, WorkflowInput } from '../../scripts/n8n/api';
+import { startN8n, type N8nInstance } from '../../scripts/n8n/instance';
 import type { AgentEvent } from '../../simulator/types';
 import { registerSecret } from './setup/connection';
 import {
+	agentOf,
+	ALERT_LOG,
+	alertsIn,
+	alertsOf,
+	deployAlertExample,
+	failure,
+	nowSeconds,
+	pauseIn,
+	readExample,
+	settledExecutions as settled,
+	type AlertDeployment,
+} from './support/liveAlerts';
+import {
 	AgentTable,
 	configureSupervisionExample,
-	makeOutputFolder,
 	readLines,
-	removeOutputFolder,
 	type AgentRow,
 } from './support/supervision';
 import { event, post, sleep, TriggerWorkflows } from './support/triggerWorkflows';
 
 const SECRET = `e2e-supervision-secret-${randomUUID()}`;
-const EXAMPLES = path.resolve(__dirname, '..', '..', 'examples');
-const ALERT_LOG = 'over-limit-pauses.log';
-const ALERT_NODE = 'Over-Limit Alert';
 /** Every pause here starts now and reaches its maximum this many seconds later... */
 const LIMIT_SECONDS = 6;
 /** ...but one, whose wait n8n keeps in its database (waits of 65 s or more). */
@@ -33,65 +43,6 @@ const SLOW_LIMIT_SECONDS = 70;
 const SLOW_AGENT = 301;
 
 jest.setTimeout(180_000);
-
-interface Alert {
-	agentId: number;
-	pauseId: string;
-	pauseStartedAt: string;
-	limitAt: string;
-	limitMinutes: number;
-	minutesOver: number;
-	line: string;
-	/** When n8n ran the alert node (ms since the epoch). */
-	ranAt: number;
-}
-
-async function readExample(file: string): Promise<WorkflowInput> {
-	return JSON.parse(await readFile(path.join(EXAMPLES, file), 'utf8')) as WorkflowInput;
-}
-
-const nowSeconds = () => Math.floor(Date.now() / 1000);
-
-function pauseIn(agentId: number, pauseId: number, udate: number, durmax: number): AgentEvent {
-	return event('agente.pause_in', agentId, { t: udate, pausa_id: pauseId, udate, durmax });
-}
-
-function alertsOf(execution: Execution): Alert[] {
-	const runData = (
-		execution.data as {
-			resultData: {
-				runData: Record<
-					string,
-					Array<{ startTime: number; data: { main: Array<Array<{ json: Alert }>> } }>
-				>;
-			};
-		}
-	).resultData.runData;
-	return (runData[ALERT_NODE] ?? []).flatMap((run) =>
-		run.data.main[0].map((item) => ({ ...item.json, ranAt: run.startTime })),
-	);
-}
-
-/** A waiting execution parked in the database has a stoppedAt too: only its status tells. */
-function isFinished(execution: Execution): boolean {
-	return Boolean(execution.stoppedAt) && execution.status !== 'waiting';
-}
-
-/** What went wrong in an execution, as the editor shows it. */
-function failure(execution: Execution): string {
-	const { resultData } = execution.data as {
-		resultData: { error?: { message?: string }; lastNodeExecuted?: string };
-	};
-	return `${execution.status} in ${resultData.lastNodeExecuted}: ${resultData.error?.message}`;
-}
-
-/** One copy of the alert example, active, with its own data table and output folder. */
-interface AlertDeployment {
-	workflow: Workflow;
-	url: string;
-	table: AgentTable;
-	outputFolder: string;
-}
 
 describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)', () => {
 	let workflows: TriggerWorkflows;
@@ -104,50 +55,28 @@ describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)
 	let slowPauseSentAt: number;
 	/** What n8n made of that execution once the Wait node ran: "waiting" when parked in the database. */
 	let slowWaitStatus: string | undefined;
+	const deployments: AlertDeployment[] = [];
 	const created: Workflow[] = [];
-	const tables: AgentTable[] = [];
-	const folders: string[] = [];
 
-	async function executionsOf(workflow: Workflow, includeData = false): Promise<Execution[]> {
-		return workflows.api.listExecutions(workflow.id, includeData);
-	}
-
-	/** Waits until the workflow has `count` finished executions and no waiting one; returns all. */
-	async function settledExecutions(
-		count: number,
-		workflow = alertWorkflow,
-		timeoutMs = 60_000,
-	): Promise<Execution[]> {
-		const deadline = Date.now() + timeoutMs;
-		for (;;) {
-			const executions = await executionsOf(workflow);
-			const finished = executions.filter(isFinished);
-			if (finished.length >= count && finished.length === executions.length) {
-				const all = await executionsOf(workflow, true);
-				expect(all.filter((execution) => execution.status !== 'success').map(failure)).toEqual([]);
-				return all;
-			}
-			if (Date.now() > deadline)
-				throw new Error(`${finished.length} of ${count} executions finished in ${timeoutMs} ms`);
-			await sleep(250);
-		}
+	/** Waits until the workflow has `count` finished executions and none waiting; all succeeded. */
+	async function settledExecutions(count: number, workflow = alertWorkflow, timeoutMs = 60_000) {
+		const all = await settled(workflows.api, workflow, count, timeoutMs);
+		expect(all.filter((execution) => execution.status !== 'success').map(failure)).toEqual([]);
+		return all;
 	}
 
 	/** The status the workflow's first execution takes once it stops running. */
 	async function statusAfterRunning(workflow: Workflow): Promise<string | undefined> {
 		const deadline = Date.now() + 20_000;
 		while (Date.now() < deadline) {
-			const [execution] = await executionsOf(workflow);
+			const [execution] = await workflows.api.listExecutions(workflow.id);
 			if (execution && !['new', 'running'].includes(execution.status)) return execution.status;
 			await sleep(200);
 		}
 		return undefined;
 	}
 
-	async function alerts(workflow = alertWorkflow): Promise<Alert[]> {
-		const executions = await executionsOf(workflow, true);
-		return executions.filter(isFinished).flatMap(alertsOf);
-	}
+	const alerts = (workflow = alertWorkflow) => alertsIn(workflows.api, workflow);
 
 	async function waitForRows(check: (rows: AgentRow[]) => boolean, what: string): Promise<void> {
 		const deadline = Date.now() + 30_000;
@@ -165,26 +94,9 @@ describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)
 	}
 
 	async function deployAlerts(): Promise<AlertDeployment> {
-		const deployment = {
-			table: await AgentTable.create(workflows.api),
-			outputFolder: await makeOutputFolder(),
-		};
-		tables.push(deployment.table);
-		folders.push(deployment.outputFolder);
-		const workflow = await activate(
-			configureSupervisionExample(await readExample('live-pause-alerts-to-file.json'), {
-				credential,
-				...deployment,
-			}),
-		);
-		const trigger = workflow.nodes.find((node) => node.name === 'Agent Events')!;
-		const url = `${workflows.api.webhookBaseUrl}/webhook/${trigger.webhookId}/webhook`;
-		for (let i = 0; i < 50; i++) {
-			const probe = await post(url, '{}', { 'content-type': 'application/json' });
-			if (probe.status !== 404) break;
-			await sleep(200);
-		}
-		return { workflow, url, ...deployment };
+		const deployment = await deployAlertExample(workflows.api, credential);
+		deployments.push(deployment);
+		return deployment;
 	}
 
 	beforeAll(async () => {
@@ -202,12 +114,10 @@ describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)
 		expect(sent.status).toBe(200);
 		slowWaitStatus = await statusAfterRunning(slow.workflow);
 
-		({ workflow: alertWorkflow, table, outputFolder } = await deployAlerts());
-		const url = `${workflows.api.webhookBaseUrl}/webhook/${
-			alertWorkflow.nodes.find((node) => node.name === 'Agent Events')!.webhookId
-		}/webhook`;
+		const main = await deployAlerts();
+		({ workflow: alertWorkflow, table, outputFolder } = main);
 		workflows.simulator.webhooks.clear();
-		workflows.simulator.webhooks.register({ url, secret: SECRET });
+		workflows.simulator.webhooks.register({ url: main.url, secret: SECRET });
 	});
 
 	afterAll(async () => {
@@ -215,8 +125,7 @@ describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)
 			await workflows.api.deactivateWorkflow(workflow.id).catch(() => undefined);
 			await workflows.api.deleteWorkflow(workflow.id).catch(() => undefined);
 		}
-		for (const made of tables) await made.delete().catch(() => undefined);
-		for (const folder of folders) await removeOutputFolder(folder);
+		for (const deployment of deployments) await deployment.remove();
 		await workflows?.close();
 	});
 
@@ -468,5 +377,119 @@ describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)
 				found[0].line.trimEnd(),
 			]);
 		});
+	});
+});
+
+describe('n8n restarted while over-limit alerts wait for their pause maximum (its own n8n)', () => {
+	/** n8n parks these waits in its database (65 s or more away when the Wait node runs)... */
+	const PARKED_LIMIT_SECONDS = 70;
+	/** ...and keeps these in memory, sleeping inside the running execution. */
+	const IN_MEMORY_LIMIT_SECONDS = 40;
+	const PARKED_STAYING = 401;
+	const PARKED_BACK = 402;
+	const IN_MEMORY_STAYING = 403;
+	const IN_MEMORY_BACK = 404;
+	let n8n: N8nInstance | undefined;
+	let deployment: AlertDeployment | undefined;
+	let start: number;
+	let executions: Execution[];
+
+	async function send(agentEvent: AgentEvent): Promise<void> {
+		const answer = await post(deployment!.url, JSON.stringify(agentEvent), {
+			'content-type': 'application/json',
+			'x-webhook-secret': SECRET,
+		});
+		expect(answer.status).toBe(200);
+	}
+
+	beforeAll(async () => {
+		registerSecret(SECRET);
+		n8n = await startN8n({
+			purpose: 'supervision-restart',
+			env: { GENERIC_TIMEZONE: 'America/Sao_Paulo', N8N_LOG_LEVEL: 'info' },
+		});
+		const { api } = n8n;
+		// Only the trigger's webhook secret is used: nothing here calls the dialer.
+		const credential = await api.createCredential('dialerApi', 'Dialer restart', {
+			baseUrl: 'http://127.0.0.1:9',
+			pathSegment: 'ipbox',
+			token: `unused-${randomUUID()}`,
+			authScheme: 'raw',
+			ignoreSslIssues: false,
+			webhookSecret: SECRET,
+			reportUser: '',
+			reportPassword: '',
+		});
+		deployment = await deployAlertExample(api, credential);
+		start = nowSeconds();
+		await send(pauseIn(PARKED_STAYING, 5, start, PARKED_LIMIT_SECONDS));
+		await send(pauseIn(PARKED_BACK, 5, start, PARKED_LIMIT_SECONDS));
+		await send(pauseIn(IN_MEMORY_STAYING, 5, start, IN_MEMORY_LIMIT_SECONDS));
+		await send(pauseIn(IN_MEMORY_BACK, 5, start, IN_MEMORY_LIMIT_SECONDS));
+		// Every pause is in the table and at its Wait node: two parked (listed as waiting), two
+		// sleeping in running executions (the public API lists no running execution).
+		const deadline = Date.now() + 30_000;
+		for (;;) {
+			const waiting = (await api.listExecutions(deployment.workflow.id)).filter(
+				(execution) => execution.status === 'waiting',
+			);
+			const paused = (await deployment.table.rows()).filter((row) => row.state === 'paused');
+			if (waiting.length === 2 && paused.length === 4) break;
+			if (Date.now() > deadline)
+				throw new Error(`before the restart: ${waiting.length} waiting, ${paused.length} paused`);
+			await sleep(250);
+		}
+		await sleep(1000);
+
+		const restartStarted = Date.now();
+		await n8n.restart();
+		console.log(
+			`n8n restart (stop, start, ready) took ${Date.now() - restartStarted} ms, ` +
+				`done ${nowSeconds() - start} s after the pauses began`,
+		);
+		// Two agents come back before their maximum, after the restart.
+		await send(event('agente.pause_out', PARKED_BACK, { t: nowSeconds() }));
+		await send(event('agente.pause_out', IN_MEMORY_BACK, { t: nowSeconds() }));
+		executions = await settled(api, deployment.workflow, 6, (PARKED_LIMIT_SECONDS + 60) * 1000);
+	}, 240_000);
+
+	afterAll(async () => {
+		await deployment?.remove();
+		await n8n?.stop();
+	}, 60_000);
+
+	it('alerts the pause parked in the database once, after its maximum, as without a restart', async () => {
+		const found = executions.flatMap(alertsOf);
+		expect(found).toEqual([
+			expect.objectContaining({ agentId: PARKED_STAYING, pauseId: '5', limitMinutes: 1 }),
+		]);
+		expect(Date.parse(found[0].limitAt)).toBe((start + PARKED_LIMIT_SECONDS) * 1000);
+		const lagMs = found[0].ranAt - Date.parse(found[0].limitAt);
+		console.log(`parked wait across a restart: alert ran ${lagMs} ms after the pause's maximum`);
+		expect(lagMs).toBeGreaterThanOrEqual(0);
+		expect(await readLines(path.join(deployment!.outputFolder, ALERT_LOG))).toEqual([
+			found[0].line.trimEnd(),
+		]);
+	});
+
+	it('resumes the parked wait of a pause that ended after the restart, and does not alert it', () => {
+		const back = executions.filter((execution) => agentOf(execution) === PARKED_BACK);
+		expect(back.map((execution) => execution.status)).toEqual(['success', 'success']);
+		expect(back.flatMap(alertsOf)).toEqual([]);
+	});
+
+	it('loses the waits n8n kept in memory: they end "crashed" and a pause still open past its maximum is never alerted', async () => {
+		// Stopping n8n waits for running executions; the stop's grace (10 s here, as `docker stop`)
+		// ends before the wait does, and the next start marks what was running as crashed.
+		expect(executions.filter((execution) => execution.status === 'crashed')).toHaveLength(2);
+		expect(
+			executions
+				.filter((execution) => execution.status === 'success')
+				.map(agentOf)
+				.sort(),
+		).toEqual([PARKED_STAYING, PARKED_BACK, PARKED_BACK, IN_MEMORY_BACK]);
+		const rows = await deployment!.table.rows();
+		expect(rows.find((row) => row.agentId === IN_MEMORY_STAYING)?.state).toBe('paused');
+		expect(Date.now()).toBeGreaterThan((start + IN_MEMORY_LIMIT_SECONDS) * 1000);
 	});
 });

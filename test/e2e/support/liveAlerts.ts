@@ -1,0 +1,162 @@
+/**
+ * The example "Live over-limit pause alerts to a log file" (examples/live-pause-alerts-to-file.json)
+ * deployed in a running n8n (the e2e run's, one restarted by a test, queue mode) and read back: the
+ * alerts its executions made, and its executions once none is running or waiting any more.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+
+import {
+	hasFinished,
+	nodeOutput,
+	waitUntilServed,
+	type Credential,
+	type Execution,
+	type N8nApi,
+	type Workflow,
+	type WorkflowInput,
+} from '../../../scripts/n8n/api';
+import { sleep, triggerUrl } from '../../../scripts/n8n/dialer';
+import type { AgentEvent } from '../../../simulator/types';
+import {
+	AgentTable,
+	configureSupervisionExample,
+	makeOutputFolder,
+	removeOutputFolder,
+} from './supervision';
+import { event } from './triggerWorkflows';
+
+const EXAMPLES = path.resolve(__dirname, '..', '..', '..', 'examples');
+export const ALERT_EXAMPLE = 'live-pause-alerts-to-file.json';
+export const ALERT_LOG = 'over-limit-pauses.log';
+const ALERT_NODE = 'Over-Limit Alert';
+const TRIGGER_NODE = 'Agent Events';
+
+export interface Alert {
+	agentId: number;
+	pauseId: string;
+	pauseStartedAt: string;
+	limitAt: string;
+	limitMinutes: number;
+	minutesOver: number;
+	line: string;
+	/** When n8n ran the alert node (ms since the epoch). */
+	ranAt: number;
+}
+
+export async function readExample(file: string): Promise<WorkflowInput> {
+	return JSON.parse(await readFile(path.join(EXAMPLES, file), 'utf8')) as WorkflowInput;
+}
+
+export const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/** The dialer's pause_in: started at `udate` (seconds), with a maximum of `durmax` seconds. */
+export function pauseIn(
+	agentId: number,
+	pauseId: number,
+	udate: number,
+	durmax: number,
+): AgentEvent {
+	return event('agente.pause_in', agentId, { t: udate, pausa_id: pauseId, udate, durmax });
+}
+
+export function alertsOf(execution: Execution): Alert[] {
+	const runData = (
+		execution.data as {
+			resultData: {
+				runData: Record<
+					string,
+					Array<{ startTime: number; data: { main: Array<Array<{ json: Alert }>> } }>
+				>;
+			};
+		}
+	).resultData.runData;
+	return (runData[ALERT_NODE] ?? []).flatMap((run) =>
+		run.data.main[0].map((item) => ({ ...item.json, ranAt: run.startTime })),
+	);
+}
+
+/** The agent whose event started the execution. */
+export function agentOf(execution: Execution): number {
+	return Number(nodeOutput(execution, TRIGGER_NODE)[0]?.agentId);
+}
+
+/** What went wrong in an execution, as the editor shows it. */
+export function failure(execution: Execution): string {
+	const { resultData } = execution.data as {
+		resultData: { error?: { message?: string }; lastNodeExecuted?: string };
+	};
+	return `${execution.id} ${execution.status} in ${resultData.lastNodeExecuted}: ${resultData.error?.message}`;
+}
+
+/**
+ * Waits until the workflow has at least `count` finished executions and none still running or
+ * waiting; returns them all with their data.
+ */
+export async function settledExecutions(
+	api: N8nApi,
+	workflow: Workflow,
+	count: number,
+	timeoutMs = 60_000,
+): Promise<Execution[]> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const executions = await api.listExecutions(workflow.id);
+		const finished = executions.filter(hasFinished);
+		if (finished.length >= count && finished.length === executions.length)
+			return api.listExecutions(workflow.id, true);
+		if (Date.now() > deadline)
+			throw new Error(
+				`${finished.length} of ${count} executions finished in ${timeoutMs} ms ` +
+					`(${executions.length - finished.length} running or waiting)`,
+			);
+		await sleep(250);
+	}
+}
+
+/** The alerts of every finished execution of the workflow. */
+export async function alertsIn(api: N8nApi, workflow: Workflow): Promise<Alert[]> {
+	return (await api.listExecutions(workflow.id, true)).filter(hasFinished).flatMap(alertsOf);
+}
+
+/** The example, imported and configured as a user does, active, with its own table and folder. */
+export interface AlertDeployment {
+	workflow: Workflow;
+	/** The trigger's production URL. */
+	url: string;
+	table: AgentTable;
+	outputFolder: string;
+	/** Deactivates and deletes the workflow, the table and the folder. */
+	remove(): Promise<void>;
+}
+
+export async function deployAlertExample(
+	api: N8nApi,
+	credential: Credential,
+): Promise<AlertDeployment> {
+	const table = await AgentTable.create(api);
+	const outputFolder = await makeOutputFolder();
+	const workflow = await api.createWorkflow(
+		configureSupervisionExample(await readExample(ALERT_EXAMPLE), {
+			credential,
+			table,
+			outputFolder,
+		}),
+	);
+	const remove = async () => {
+		await api.deactivateWorkflow(workflow.id).catch(() => undefined);
+		await api.deleteWorkflow(workflow.id).catch(() => undefined);
+		await table.delete().catch(() => undefined);
+		await removeOutputFolder(outputFolder);
+	};
+	try {
+		await api.activateWorkflow(workflow.id);
+		const trigger = workflow.nodes.find((node) => node.name === TRIGGER_NODE)!;
+		const url = triggerUrl(api, trigger.webhookId!);
+		await waitUntilServed(url);
+		return { workflow, url, table, outputFolder, remove };
+	} catch (error) {
+		await remove();
+		throw error;
+	}
+}
