@@ -26,9 +26,12 @@ module.exports = {
 		},
 		{
 			// The same harness on the last n8n 1.x line (Node 22): loading, the action node, the
-			// trigger and the fault classes. `globals.n8nVersion` is a major or a version of
-			// scripts/n8n/runtime.ts. The credential test fails there on n8n 1.x's own error handling
-			// (README, Compatibility): left out until the nodes handle it, not asserted more weakly.
+			// trigger, the fault classes and the Report Trigger. `globals.n8nVersion` is a major or a
+			// version of scripts/n8n/runtime.ts. The credential test fails there on n8n 1.x's own
+			// error handling (README, Compatibility): left out until the nodes handle it, not asserted
+			// more weakly. DB_SQLITE_POOL_SIZE=3 is 2.x's default, which README Compatibility asks of
+			// 1.x users: with 1.x's single SQLite connection, simultaneous Data Table writes break
+			// n8n's transactions for good (n8n-io/n8n#20916).
 			displayName: 'e2e-n8n1',
 			testEnvironment: 'node',
 			transform: { '^.+\\.ts$': tsJest },
@@ -37,8 +40,9 @@ module.exports = {
 				'<rootDir>/test/e2e/dialer.test.ts',
 				'<rootDir>/test/e2e/trigger.test.ts',
 				'<rootDir>/test/e2e/dialer-faults.test.ts',
+				'<rootDir>/test/e2e/report-trigger.test.ts',
 			],
-			globals: { n8nVersion: '1' },
+			globals: { n8nVersion: '1', n8nEnv: { DB_SQLITE_POOL_SIZE: '3' } },
 			globalSetup: '<rootDir>/test/e2e/setup/global-setup.ts',
 			globalTeardown: '<rootDir>/test/e2e/setup/global-teardown.ts',
 			testTimeout: 180000,
