@@ -58,8 +58,11 @@ export interface N8nInstance {
 	timings: Record<string, number>;
 	/** Stops n8n and its task runner; removes the user folder unless kept (here or at start). */
 	stop(options?: { keepUserFolder?: boolean }): Promise<void>;
-	/** Stops n8n and starts it again on the same folder, port and settings (`pid` changes). */
-	restart(): Promise<void>;
+	/**
+	 * Stops n8n and starts it again on the same folder, port and settings (`pid` changes).
+	 * `graceMs`: how long the stop waits for n8n to exit before killing it (as `docker stop -t`).
+	 */
+	restart(options?: { graceMs?: number }): Promise<void>;
 }
 
 /** What a pid file records, so a later run can reap an instance whose runner died. */
@@ -486,8 +489,8 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8nInstan
 			api,
 			timings,
 			stop: (stopOptions = {}) => shutdown(instance.pid, stopOptions.keepUserFolder),
-			async restart() {
-				await shutdown(instance.pid, true);
+			async restart(restartOptions = {}) {
+				await shutdown(instance.pid, true, restartOptions.graceMs);
 				const again = await spawnN8n(rt, {
 					command: 'start',
 					userFolder,
