@@ -26,6 +26,7 @@ import {
 	type WorkflowInput,
 	type WorkflowNode,
 } from './n8n/api';
+import { AgentTable } from './n8n/dataTables';
 import {
 	DIALER_TYPE,
 	REPORT_TRIGGER_TYPE,
@@ -113,50 +114,6 @@ export interface DemoSummary {
 	liveAlert: LiveAlert;
 	/** Milliseconds from launch: n8n ready, examples imported, live alert shown, check done. */
 	timings: Record<string, number>;
-}
-
-/**
- * TEMPORARY until H5's shared AgentTable lands in scripts/n8n/api.ts: the agents' data table,
- * made through the editor's REST API as the "Data tables" page does.
- */
-const AGENT_TABLE_COLUMNS = [
-	{ name: 'agentId', type: 'number' },
-	{ name: 'state', type: 'string' },
-	{ name: 'lastEvent', type: 'string' },
-	{ name: 'lastEventAt', type: 'string' },
-	{ name: 'since', type: 'string' },
-	{ name: 'pauseId', type: 'string' },
-	{ name: 'pauseStartedAt', type: 'string' },
-	{ name: 'pauseLimitAt', type: 'string' },
-];
-class AgentTable {
-	private constructor(
-		private readonly api: N8nApi,
-		private readonly projectId: string,
-		readonly id: string,
-		readonly name: string,
-	) {}
-
-	static async create(api: N8nApi, name: string): Promise<AgentTable> {
-		const { id: projectId } = await api.rest<{ id: string }>('GET', '/rest/projects/personal');
-		const table = await api.rest<{ id: string }>(
-			'POST',
-			`/rest/projects/${projectId}/data-tables`,
-			{
-				name,
-				columns: AGENT_TABLE_COLUMNS,
-			},
-		);
-		return new AgentTable(api, projectId, table.id, name);
-	}
-
-	async rows(): Promise<Array<{ agentId: number; state: string }>> {
-		const page = await this.api.rest<{ data: Array<{ agentId: number; state: string }> }>(
-			'GET',
-			`/rest/projects/${this.projectId}/data-tables/${this.id}/rows?skip=0&take=1000`,
-		);
-		return page.data;
-	}
 }
 
 function log(message: string): void {
