@@ -13,7 +13,7 @@ import { request } from 'undici';
 import type { Credential, Execution, Workflow, WorkflowInput } from '../../scripts/n8n/api';
 import { startN8n, type N8nInstance } from '../../scripts/n8n/instance';
 import type { AgentEvent } from '../../simulator/types';
-import { registerSecret } from './setup/connection';
+import { readConnection, registerSecret } from './setup/connection';
 import {
 	agentOf,
 	ALERT_LOG,
@@ -340,17 +340,7 @@ describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)
 
 		it('every 15 minutes writes the same board to the files (run once now, as "Execute workflow" does)', async () => {
 			await rm(path.join(outputFolder, 'agent-board.txt'));
-			const { executionId } = await workflows.api.rest<{ executionId: string }>(
-				'POST',
-				`/rest/workflows/${board.id}/run`,
-				{ triggerToStartFrom: { name: 'Every 15 Minutes' } },
-			);
-			const deadline = Date.now() + 30_000;
-			let execution = await workflows.api.getExecution(executionId);
-			while (!execution.stoppedAt && Date.now() < deadline) {
-				await sleep(250);
-				execution = await workflows.api.getExecution(executionId);
-			}
+			const execution = await workflows.api.runManually(board.id, 'Every 15 Minutes');
 			expect(execution.status).toBe('success');
 			const text = await readFile(path.join(outputFolder, 'agent-board.txt'), 'utf8');
 			expect(text).toMatch(/^Agent board at .*\nPaused: 101 .*\nOn a call: 105 /s);
@@ -380,7 +370,13 @@ describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)
 	});
 });
 
-describe('n8n restarted while over-limit alerts wait for their pause maximum (its own n8n)', () => {
+/**
+ * Its own n8n is startN8n's default, 2.41.1: in the n8n 1.x run (e2e-n8n1) it would only repeat
+ * the e2e run's case, so it is left to that run.
+ */
+const n8n2Only = readConnection().n8nVersion.startsWith('2.') ? describe : describe.skip;
+
+n8n2Only('n8n restarted while over-limit alerts wait for their pause maximum (its own n8n)', () => {
 	/** n8n parks these waits in its database (65 s or more away when the Wait node runs)... */
 	const PARKED_LIMIT_SECONDS = 70;
 	/** ...and keeps these in memory, sleeping inside the running execution. */
