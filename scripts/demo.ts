@@ -196,25 +196,6 @@ export function configureExample(
 	return { ...workflow, nodes };
 }
 
-/** Runs a scheduled workflow once now, as the editor's "Execute workflow" button does, and waits for it. */
-async function runOnce(api: N8nApi, workflow: Workflow, triggerName: string): Promise<Execution> {
-	const { executionId } = await api.rest<{ executionId: string }>(
-		'POST',
-		`/rest/workflows/${workflow.id}/run`,
-		{
-			triggerToStartFrom: { name: triggerName },
-		},
-	);
-	const deadline = Date.now() + EXECUTION_TIMEOUT_MS;
-	for (;;) {
-		const execution = await api.getExecution(executionId);
-		if (execution.stoppedAt) return execution;
-		if (Date.now() > deadline)
-			throw new Error(`"${workflow.name}" did not finish within ${EXECUTION_TIMEOUT_MS} ms`);
-		await sleep(250);
-	}
-}
-
 function executionError(execution: Execution): string {
 	const data = execution.data as { resultData?: { error?: { message?: string } } } | undefined;
 	return data?.resultData?.error?.message ?? execution.status;
@@ -472,7 +453,9 @@ export async function runDemo(options: DemoOptions): Promise<void> {
 		for (const { workflow } of examples.filter((e) => e.offline)) {
 			const schedule = workflow.nodes.find((node) => node.type === SCHEDULE_TYPE);
 			if (!schedule) continue;
-			assertSucceeded(workflow, [await runOnce(api, workflow, schedule.name)]);
+			assertSucceeded(workflow, [
+				await api.runManually(workflow.id, schedule.name, EXECUTION_TIMEOUT_MS),
+			]);
 			log(`ran "${workflow.name}" once`);
 		}
 		sim.shift.start({ eventsPerSecond: options.shiftRate });

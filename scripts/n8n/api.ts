@@ -394,6 +394,32 @@ export class N8nApi {
 		return this.store.getExecution(id, includeData);
 	}
 
+	/**
+	 * The editor's "Execute workflow" / "Fetch Test Event" from one trigger, through its REST
+	 * API; the execution once it has ended. n8n 1.x runs the copy the editor sends (so it is
+	 * sent), 2.x the saved workflow.
+	 */
+	async runManually(
+		workflowId: string,
+		triggerName: string,
+		timeoutMs = 30000,
+	): Promise<Execution> {
+		const workflowData = await this.rest<unknown>('GET', `/rest/workflows/${workflowId}`);
+		const started = await this.rest<{ executionId?: string }>(
+			'POST',
+			`/rest/workflows/${workflowId}/run`,
+			{ workflowData, triggerToStartFrom: { name: triggerName } },
+		);
+		if (!started.executionId)
+			throw new Error(`n8n started no manual run: ${JSON.stringify(started)}`);
+		for (const deadline = Date.now() + timeoutMs; ; await sleep(200)) {
+			const execution = await this.getExecution(started.executionId, true);
+			if (execution.stoppedAt) return execution;
+			if (Date.now() > deadline)
+				throw new Error(`the manual run did not end within ${timeoutMs} ms`);
+		}
+	}
+
 	/** Polls until the workflow has at least `count` finished executions (any outcome, not waiting). */
 	async waitForExecutions(
 		workflowId: string,

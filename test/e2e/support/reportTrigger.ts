@@ -146,25 +146,9 @@ export async function pollWhileRowsArrive(
 	}
 }
 
-/**
- * The editor's Fetch Test Event: a manual run of the workflow from the trigger; the execution
- * once it has finished. n8n 1.x runs the workflow the editor sends, 2.x the saved one (and
- * ignores the copy).
- */
-export async function fetchTestEvent(api: N8nApi, workflowId: string): Promise<Execution> {
-	const workflowData = await api.rest<unknown>('GET', `/rest/workflows/${workflowId}`);
-	const started = await api.rest<{ executionId?: string }>(
-		'POST',
-		`/rest/workflows/${workflowId}/run`,
-		{ workflowData, triggerToStartFrom: { name: REPORT_TRIGGER } },
-	);
-	if (!started.executionId)
-		throw new Error(`n8n started no manual run: ${JSON.stringify(started)}`);
-	for (const deadline = Date.now() + 15_000; ; await sleep(200)) {
-		const execution = await api.getExecution(started.executionId, true);
-		if (execution.stoppedAt) return execution;
-		if (Date.now() > deadline) throw new Error('the manual run did not finish within 15 s');
-	}
+/** The editor's Fetch Test Event: a manual run from the Report Trigger, once it has ended. */
+export function fetchTestEvent(api: N8nApi, workflowId: string): Promise<Execution> {
+	return api.runManually(workflowId, REPORT_TRIGGER, 15_000);
 }
 
 /**

@@ -8,13 +8,11 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
-import type { Credential, WorkflowInput, WorkflowNode } from '../../../scripts/n8n/api';
+import { configureExample } from '../../../scripts/demo';
+import type { Credential, WorkflowInput } from '../../../scripts/n8n/api';
 import type { AgentTable } from '../../../scripts/n8n/dataTables';
 
 export { AGENT_TABLE_COLUMNS, AgentTable, type AgentRow } from '../../../scripts/n8n/dataTables';
-
-const DATA_TABLE_TYPE = 'n8n-nodes-base.dataTable';
-const TRIGGER_TYPE = 'n8n-nodes-dialer.dialerTrigger';
 
 /**
  * A folder the examples may write to: n8n 2.x lets nodes write only under
@@ -40,38 +38,19 @@ export async function readLines(file: string): Promise<string[]> {
 }
 
 /**
- * What a user does after importing an example: pick the credential and the data table, set the
- * output folder. Webhook IDs are made fresh so several copies can be active in one n8n.
+ * What a user does after importing an example (the demo's configuration: credential, data table,
+ * output folder), with fresh webhook IDs and name so several copies can be active in one n8n.
  */
 export function configureSupervisionExample(
 	workflow: WorkflowInput,
 	setup: { credential: Credential; table: AgentTable; outputFolder: string },
 ): WorkflowInput {
-	const nodes = workflow.nodes.map((node): WorkflowNode => {
-		const configured: WorkflowNode = structuredClone(node);
-		if (configured.webhookId) configured.webhookId = randomUUID();
-		if (node.type === TRIGGER_TYPE) {
-			configured.credentials = {
-				dialerApi: { id: setup.credential.id, name: setup.credential.name },
-			};
-		}
-		if (node.type === DATA_TABLE_TYPE) {
-			configured.parameters.dataTableId = {
-				__rl: true,
-				mode: 'list',
-				value: setup.table.id,
-				cachedResultName: setup.table.name,
-			};
-		}
-		if (node.name === 'Settings') {
-			const { assignments } = configured.parameters.assignments as {
-				assignments: Array<{ name: string; value: unknown }>;
-			};
-			for (const assignment of assignments) {
-				if (assignment.name === 'outputFolder') assignment.value = setup.outputFolder;
-			}
-		}
-		return configured;
-	});
-	return { ...workflow, name: `${workflow.name} ${randomUUID().slice(0, 8)}`, nodes };
+	const configured = configureExample(workflow, setup.credential, setup.outputFolder, setup.table);
+	return {
+		...configured,
+		name: `${workflow.name} ${randomUUID().slice(0, 8)}`,
+		nodes: configured.nodes.map((node) =>
+			node.webhookId ? { ...node, webhookId: randomUUID() } : node,
+		),
+	};
 }
