@@ -9,21 +9,19 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 
 import type { Execution } from '../../scripts/n8n/api';
-import { startN8n, type N8nInstance } from '../../scripts/n8n/instance';
-import type { AgentEvent } from '../../simulator/types';
-import { readConnection, registerSecret } from './setup/connection';
+import { readConnection } from './setup/connection';
 import {
 	agentOf,
 	ALERT_LOG,
 	alertsOf,
-	deployAlertExample,
 	nowSeconds,
 	pauseIn,
 	settledExecutions,
+	startOwnAlertN8n,
 	type AlertDeployment,
+	type OwnAlertN8n,
 } from './support/liveAlerts';
 import { readLines } from './support/supervision';
-import { post } from './support/triggerWorkflows';
 
 const SECRET = `e2e-graceful-restart-secret-${randomUUID()}`;
 /** n8n's own setting, in seconds: how long its stop waits for running executions. */
@@ -37,42 +35,19 @@ const LIMITS = new Map([
 const n8n2Only = readConnection().n8nVersion.startsWith('2.') ? describe : describe.skip;
 
 n8n2Only('n8n restarted with a graceful shutdown longer than the waits (its own n8n)', () => {
-	let n8n: N8nInstance | undefined;
-	let deployment: AlertDeployment | undefined;
+	let own: OwnAlertN8n | undefined;
+	let deployment: AlertDeployment;
 	let start: number;
 	let executions: Execution[];
 
-	async function send(agentEvent: AgentEvent): Promise<void> {
-		const answer = await post(deployment!.url, JSON.stringify(agentEvent), {
-			'content-type': 'application/json',
-			'x-webhook-secret': SECRET,
-		});
-		expect(answer.status).toBe(200);
-	}
-
 	beforeAll(async () => {
-		registerSecret(SECRET);
-		n8n = await startN8n({
-			purpose: 'supervision-graceful-restart',
-			env: {
-				GENERIC_TIMEZONE: 'America/Sao_Paulo',
-				N8N_GRACEFUL_SHUTDOWN_TIMEOUT: String(GRACEFUL_SHUTDOWN_SECONDS),
-			},
+		own = await startOwnAlertN8n('supervision-graceful-restart', SECRET, {
+			N8N_GRACEFUL_SHUTDOWN_TIMEOUT: String(GRACEFUL_SHUTDOWN_SECONDS),
 		});
-		// Only the trigger's webhook secret is used: nothing here calls the dialer.
-		const credential = await n8n.api.createCredential('dialerApi', 'Dialer graceful restart', {
-			baseUrl: 'http://127.0.0.1:9',
-			pathSegment: 'ipbox',
-			token: `unused-${randomUUID()}`,
-			authScheme: 'raw',
-			ignoreSslIssues: false,
-			webhookSecret: SECRET,
-			reportUser: '',
-			reportPassword: '',
-		});
-		deployment = await deployAlertExample(n8n.api, credential);
+		const { n8n } = own;
+		deployment = own.deployment;
 		start = nowSeconds();
-		for (const [agentId, limit] of LIMITS) await send(pauseIn(agentId, 7, start, limit));
+		for (const [agentId, limit] of LIMITS) await own.send(pauseIn(agentId, 7, start, limit));
 		// Both executions have saved the agent's row and are sleeping at their Wait node.
 		while ((await deployment.table.rows()).filter((row) => row.state === 'paused').length < 2)
 			await new Promise((resolve) => setTimeout(resolve, 250));
@@ -83,10 +58,7 @@ n8n2Only('n8n restarted with a graceful shutdown longer than the waits (its own 
 		executions = await settledExecutions(n8n.api, deployment.workflow, LIMITS.size);
 	}, 180_000);
 
-	afterAll(async () => {
-		await deployment?.remove();
-		await n8n?.stop();
-	}, 60_000);
+	afterAll(() => own?.stop(), 60_000);
 
 	it('delivers the alerts of waits n8n kept in memory before it exits, once each, at their maximum', async () => {
 		expect(executions.map((execution) => execution.status)).toEqual(['success', 'success']);
@@ -100,7 +72,7 @@ n8n2Only('n8n restarted with a graceful shutdown longer than the waits (its own 
 				`in-memory wait across a graceful restart: alert ${alert.ranAt - maximum} ms late`,
 			);
 		}
-		expect((await readLines(path.join(deployment!.outputFolder, ALERT_LOG))).sort()).toEqual(
+		expect((await readLines(path.join(deployment.outputFolder, ALERT_LOG))).sort()).toEqual(
 			alerts.map((alert) => alert.line.trimEnd()).sort(),
 		);
 		expect(executions.map(agentOf).sort()).toEqual([...LIMITS.keys()]);

@@ -11,7 +11,6 @@ import path from 'node:path';
 import { request } from 'undici';
 
 import type { Credential, Execution, Workflow, WorkflowInput } from '../../scripts/n8n/api';
-import { startN8n, type N8nInstance } from '../../scripts/n8n/instance';
 import type { AgentEvent } from '../../simulator/types';
 import { readConnection, registerSecret } from './setup/connection';
 import {
@@ -25,7 +24,9 @@ import {
 	pauseIn,
 	readExample,
 	settledExecutions as settled,
+	startOwnAlertN8n,
 	type AlertDeployment,
+	type OwnAlertN8n,
 } from './support/liveAlerts';
 import {
 	AgentTable,
@@ -385,38 +386,17 @@ n8n2Only('n8n restarted while over-limit alerts wait for their pause maximum (it
 	const PARKED_BACK = 402;
 	const IN_MEMORY_STAYING = 403;
 	const IN_MEMORY_BACK = 404;
-	let n8n: N8nInstance | undefined;
-	let deployment: AlertDeployment | undefined;
+	let own: OwnAlertN8n | undefined;
+	let deployment: AlertDeployment;
 	let start: number;
 	let executions: Execution[];
-
-	async function send(agentEvent: AgentEvent): Promise<void> {
-		const answer = await post(deployment!.url, JSON.stringify(agentEvent), {
-			'content-type': 'application/json',
-			'x-webhook-secret': SECRET,
-		});
-		expect(answer.status).toBe(200);
-	}
+	const send = (agentEvent: AgentEvent) => own!.send(agentEvent);
 
 	beforeAll(async () => {
-		registerSecret(SECRET);
-		n8n = await startN8n({
-			purpose: 'supervision-restart',
-			env: { GENERIC_TIMEZONE: 'America/Sao_Paulo', N8N_LOG_LEVEL: 'info' },
-		});
+		own = await startOwnAlertN8n('supervision-restart', SECRET, { N8N_LOG_LEVEL: 'info' });
+		const { n8n } = own;
 		const { api } = n8n;
-		// Only the trigger's webhook secret is used: nothing here calls the dialer.
-		const credential = await api.createCredential('dialerApi', 'Dialer restart', {
-			baseUrl: 'http://127.0.0.1:9',
-			pathSegment: 'ipbox',
-			token: `unused-${randomUUID()}`,
-			authScheme: 'raw',
-			ignoreSslIssues: false,
-			webhookSecret: SECRET,
-			reportUser: '',
-			reportPassword: '',
-		});
-		deployment = await deployAlertExample(api, credential);
+		deployment = own.deployment;
 		start = nowSeconds();
 		await send(pauseIn(PARKED_STAYING, 5, start, PARKED_LIMIT_SECONDS));
 		await send(pauseIn(PARKED_BACK, 5, start, PARKED_LIMIT_SECONDS));
@@ -449,10 +429,7 @@ n8n2Only('n8n restarted while over-limit alerts wait for their pause maximum (it
 		executions = await settled(api, deployment.workflow, 6, (PARKED_LIMIT_SECONDS + 60) * 1000);
 	}, 240_000);
 
-	afterAll(async () => {
-		await deployment?.remove();
-		await n8n?.stop();
-	}, 60_000);
+	afterAll(() => own?.stop(), 60_000);
 
 	it('alerts the pause parked in the database once, after its maximum, as without a restart', async () => {
 		const found = executions.flatMap(alertsOf);
@@ -463,7 +440,7 @@ n8n2Only('n8n restarted while over-limit alerts wait for their pause maximum (it
 		const lagMs = found[0].ranAt - Date.parse(found[0].limitAt);
 		console.log(`parked wait across a restart: alert ran ${lagMs} ms after the pause's maximum`);
 		expect(lagMs).toBeGreaterThanOrEqual(0);
-		expect(await readLines(path.join(deployment!.outputFolder, ALERT_LOG))).toEqual([
+		expect(await readLines(path.join(deployment.outputFolder, ALERT_LOG))).toEqual([
 			found[0].line.trimEnd(),
 		]);
 	});
@@ -484,7 +461,7 @@ n8n2Only('n8n restarted while over-limit alerts wait for their pause maximum (it
 				.map(agentOf)
 				.sort(),
 		).toEqual([PARKED_STAYING, PARKED_BACK, PARKED_BACK, IN_MEMORY_BACK]);
-		const rows = await deployment!.table.rows();
+		const rows = await deployment.table.rows();
 		expect(rows.find((row) => row.agentId === IN_MEMORY_STAYING)?.state).toBe('paused');
 		expect(Date.now()).toBeGreaterThan((start + IN_MEMORY_LIMIT_SECONDS) * 1000);
 	});

@@ -3,6 +3,7 @@
  * deployed in a running n8n (the e2e run's, one restarted by a test, queue mode) and read back: the
  * alerts its executions made, and its executions once none is running or waiting any more.
  */
+import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -17,14 +18,16 @@ import {
 	type WorkflowInput,
 } from '../../../scripts/n8n/api';
 import { sleep, triggerUrl } from '../../../scripts/n8n/dialer';
+import { startN8n, type N8nInstance } from '../../../scripts/n8n/instance';
 import type { AgentEvent } from '../../../simulator/types';
+import { registerSecret } from '../setup/connection';
 import {
 	AgentTable,
 	configureSupervisionExample,
 	makeOutputFolder,
 	removeOutputFolder,
 } from './supervision';
-import { event } from './triggerWorkflows';
+import { event, post } from './triggerWorkflows';
 
 const EXAMPLES = path.resolve(__dirname, '..', '..', '..', 'examples');
 export const ALERT_EXAMPLE = 'live-pause-alerts-to-file.json';
@@ -157,6 +160,58 @@ export async function deployAlertExample(
 		return { workflow, url, table, outputFolder, remove };
 	} catch (error) {
 		await remove();
+		throw error;
+	}
+}
+
+/** An n8n of a test's own (one it restarts), with the alert example active. */
+export interface OwnAlertN8n {
+	n8n: N8nInstance;
+	deployment: AlertDeployment;
+	/** Delivers one event to the example's trigger, as the dialer does. */
+	send(agentEvent: AgentEvent): Promise<void>;
+	/** Removes the example and stops n8n. */
+	stop(): Promise<void>;
+}
+
+export async function startOwnAlertN8n(
+	purpose: string,
+	secret: string,
+	env: Record<string, string>,
+): Promise<OwnAlertN8n> {
+	registerSecret(secret);
+	const n8n = await startN8n({ purpose, env: { GENERIC_TIMEZONE: 'America/Sao_Paulo', ...env } });
+	try {
+		// Only the trigger's webhook secret is used: nothing here calls the dialer.
+		const credential = await n8n.api.createCredential('dialerApi', `Dialer ${purpose}`, {
+			baseUrl: 'http://127.0.0.1:9',
+			pathSegment: 'ipbox',
+			token: `unused-${randomUUID()}`,
+			authScheme: 'raw',
+			ignoreSslIssues: false,
+			webhookSecret: secret,
+			reportUser: '',
+			reportPassword: '',
+		});
+		const deployment = await deployAlertExample(n8n.api, credential);
+		return {
+			n8n,
+			deployment,
+			async send(agentEvent) {
+				const answer = await post(deployment.url, JSON.stringify(agentEvent), {
+					'content-type': 'application/json',
+					'x-webhook-secret': secret,
+				});
+				if (answer.status !== 200)
+					throw new Error(`the trigger answered ${answer.status} to ${agentEvent.evento}`);
+			},
+			async stop() {
+				await deployment.remove();
+				await n8n.stop();
+			},
+		};
+	} catch (error) {
+		await n8n.stop();
 		throw error;
 	}
 }
