@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
-import type { ItemParameters } from '../Dialer/actions/shared';
+import type { ItemParameters } from '../Dialer/actions/shared/itemParameters';
 import { parseDateTime, ParameterError } from '../Dialer/helpers/parameters';
 import type { CursorSettings } from './cursor';
 import { REPORT_EVENTS, type ReportEvent } from './events';

@@ -8,7 +8,7 @@ import {
 	type ApiEndpoint,
 	type ApiOperation,
 } from '../../transport/request';
-import { sentAs } from '../shared';
+import { sentAs } from '../shared/sentAs';
 
 /**
  * Log out and end pause take the same fields (`user`, `ip`) and differ only in the API

@@ -3,7 +3,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { requireText } from '../../helpers/parameters';
 import { recordOf } from '../../helpers/rows';
 import { ACTION_TIMEOUT_MS, dialerApiRequest, type ApiEndpoint } from '../../transport/request';
-import { readPicked, resourcePicker, sentAs } from '../shared';
+import { readPicked, resourcePicker } from '../shared/resourcePicker';
+import { sentAs } from '../shared/sentAs';
 
 export const option = {
 	name: 'Move to Queue',

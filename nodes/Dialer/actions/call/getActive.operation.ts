@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { requireText } from '../../helpers/parameters';
 import { recordOf } from '../../helpers/rows';
 import { ACTION_TIMEOUT_MS, dialerApiRequest, type ApiEndpoint } from '../../transport/request';
-import { sentAs } from '../shared';
+import { sentAs } from '../shared/sentAs';
 
 export const option = {
 	name: 'Get Active',

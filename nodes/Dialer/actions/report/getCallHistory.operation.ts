@@ -8,7 +8,10 @@ import type {
 import { ParameterError, requireText } from '../../helpers/parameters';
 import { recordOf, rowsOf } from '../../helpers/rows';
 import { REPORT_TIMEOUT_MS, type ApiEndpoint } from '../../transport/request';
-import { limitProperties, offerFilters, periodProperties, sentAs } from '../shared';
+import { offerFilters } from '../shared/filters';
+import { limitProperties } from '../shared/limit';
+import { periodProperties } from '../shared/period';
+import { sentAs } from '../shared/sentAs';
 import { reportItems, type ReportRowSource } from './rowSource';
 
 export const option = {

@@ -2,7 +2,9 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import { rowsOf } from '../../helpers/rows';
 import { REPORT_TIMEOUT_MS, type ApiEndpoint } from '../../transport/request';
-import { limitProperties, offerFilters, periodProperties, sharedFilters } from '../shared';
+import { offerFilters, sharedFilters } from '../shared/filters';
+import { limitProperties } from '../shared/limit';
+import { periodProperties } from '../shared/period';
 import { reportItems, type ReportRowSource } from './rowSource';
 
 export const option = {

@@ -13,16 +13,11 @@ import {
 	type ApiEndpoint,
 	type ApiFields,
 } from '../../transport/request';
-import {
-	limitProperties,
-	listItems,
-	offerFilters,
-	periodProperties,
-	readPeriod,
-	sentAs,
-	sharedFilters,
-	type ItemParameters,
-} from '../shared';
+import { offerFilters, sharedFilters } from '../shared/filters';
+import type { ItemParameters } from '../shared/itemParameters';
+import { limitProperties, listItems } from '../shared/limit';
+import { periodProperties, readPeriod } from '../shared/period';
+import { sentAs } from '../shared/sentAs';
 import type { ReportRowSource } from './rowSource';
 
 export const option = {

@@ -6,7 +6,9 @@ import type {
 } from 'n8n-workflow';
 
 import { dialerApiRequest, type ApiEndpoint, type ApiFields } from '../../transport/request';
-import { limitedItems, readPeriod, type ItemParameters } from '../shared';
+import type { ItemParameters } from '../shared/itemParameters';
+import { limitedItems } from '../shared/limit';
+import { readPeriod } from '../shared/period';
 
 /**
  * A report read as rows over a period: what its operation and the Dialer Report Trigger share, so

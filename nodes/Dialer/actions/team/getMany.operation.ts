@@ -1,7 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { ACTION_TIMEOUT_MS, type ApiEndpoint } from '../../transport/request';
-import { limitProperties, listItems, offerFilters } from '../shared';
+import { offerFilters } from '../shared/filters';
+import { limitProperties, listItems } from '../shared/limit';
 
 export const option = {
 	name: 'Get Many',

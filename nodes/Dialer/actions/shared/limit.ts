@@ -1,0 +1,67 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import { ParameterError } from '../../helpers/parameters';
+import { rowsOf } from '../../helpers/rows';
+import { dialerApiRequest, type ApiEndpoint, type ApiFields } from '../../transport/request';
+
+/** n8n's usual pair for lists: everything, or the first N. */
+export const limitProperties: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		default: 50,
+		typeOptions: { minValue: 1 },
+		displayOptions: { show: { returnAll: [false] } },
+		description: 'Max number of results to return',
+	},
+];
+
+/**
+ * A list or report read in one request: the rows of the answer (under `listKey` when given), up
+ * to Return All or Limit, one item per row.
+ */
+export async function listItems(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	endpoint: ApiEndpoint,
+	fields: ApiFields,
+	listKey?: string,
+): Promise<INodeExecutionData[]> {
+	const answer = await dialerApiRequest.call(this, endpoint, fields, itemIndex);
+	return limitedItems.call(this, itemIndex, rowsOf(answer, listKey));
+}
+
+/** The rows up to Return All or Limit, one item per row. */
+export function limitedItems(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	rows: IDataObject[],
+): INodeExecutionData[] {
+	return upToLimit.call(this, itemIndex, rows).map((json) => ({ json }));
+}
+
+function upToLimit(this: IExecuteFunctions, itemIndex: number, rows: IDataObject[]): IDataObject[] {
+	if (this.getNodeParameter('returnAll', itemIndex) as boolean) return rows;
+	const limit = this.getNodeParameter('limit', itemIndex) as number;
+	if (!Number.isInteger(limit) || limit < 1) {
+		throw new ParameterError(
+			'Limit',
+			`${limit} is not a positive whole number`,
+			'Set Limit to 1 or more, or turn on Return All.',
+		);
+	}
+	return rows.slice(0, limit);
+}

@@ -1,0 +1,78 @@
+import { DateTime } from 'luxon';
+import type { IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import {
+	customRange,
+	isPeriodPreset,
+	ParameterError,
+	PERIOD_PRESETS,
+	presetRange,
+	toApiDateTime,
+} from '../../helpers/parameters';
+
+const periodOptions: INodePropertyOptions[] = [
+	{ name: 'Custom', value: 'custom', description: 'A start and end of your choice' },
+	...Object.entries(PERIOD_PRESETS).map(([value, preset]) => ({ value, ...preset })),
+].sort((a, b) => a.name.localeCompare(b.name));
+
+/** Report range: a preset or a custom start and end, in the workflow's timezone. */
+export const periodProperties: INodeProperties[] = [
+	{
+		displayName: 'Period',
+		name: 'period',
+		type: 'options',
+		default: 'yesterday',
+		options: periodOptions,
+		description:
+			"Time range of the report, in the workflow's timezone (Settings > Timezone). Sent to the " +
+			'dialer as de/ate in YYYYMMDDhhmmss.',
+	},
+	{
+		displayName: 'Start',
+		name: 'start',
+		type: 'dateTime',
+		default: '',
+		required: true,
+		displayOptions: { show: { period: ['custom'] } },
+		description:
+			"First moment of the range (inclusive), in the workflow's timezone. Accepts the date " +
+			'picker, ISO 8601 text (2026-11-21T08:00:00) or 14 digits (20261121080000).',
+	},
+	{
+		displayName: 'End',
+		name: 'end',
+		type: 'dateTime',
+		default: '',
+		required: true,
+		displayOptions: { show: { period: ['custom'] } },
+		description:
+			'Last moment of the range (inclusive), not before Start. A date without a time ' +
+			'(2026-11-21) means the end of that day.',
+	},
+];
+
+/** The report range as the API's `de` and `ate` fields. */
+export function readPeriod(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): { de: string; ate: string } {
+	const zone = this.getTimezone();
+	const period = this.getNodeParameter('period', itemIndex);
+	let range;
+	if (period === 'custom') {
+		range = customRange(
+			this.getNodeParameter('start', itemIndex),
+			this.getNodeParameter('end', itemIndex),
+			zone,
+		);
+	} else if (isPeriodPreset(period)) {
+		range = presetRange(period, DateTime.now().setZone(zone));
+	} else {
+		throw new ParameterError(
+			'Period',
+			`"${String(period)}" is not a known period`,
+			`Choose one of ${Object.keys(PERIOD_PRESETS).join(', ')} or custom.`,
+		);
+	}
+	return { de: toApiDateTime(range.start), ate: toApiDateTime(range.end) };
+}
