@@ -18,6 +18,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import ts from 'typescript';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
@@ -37,6 +38,8 @@ interface PackResult {
 let work: string;
 let packed: PackResult;
 let installed: string;
+/** A folder with only what n8n itself provides to community packages (NODE_PATH). */
+let hostModules: string;
 
 /** Every file below `dir`, relative to it, skipping what `npm install` itself adds. */
 function filesUnder(dir: string): string[] {
@@ -60,6 +63,8 @@ function expectedFiles(): string[] {
 	return [
 		'LICENSE',
 		'README.md',
+		'index.d.ts',
+		'index.js',
 		'package.json',
 		...typescript.flatMap((file) => [
 			`dist/${file.replace(/\.ts$/, '.js')}`,
@@ -104,6 +109,12 @@ beforeAll(() => {
 		stdio: 'ignore',
 	});
 
+	hostModules = path.join(work, 'n8n-modules');
+	mkdirSync(hostModules);
+	for (const name of PROVIDED_BY_N8N)
+		if (existsSync(path.join(ROOT, 'node_modules', name)))
+			symlinkSync(path.join(ROOT, 'node_modules', name), path.join(hostModules, name));
+
 	console.log(
 		`${packed.filename}: ${packed.files.length} files, ${(packed.size / 1024).toFixed(1)} kB packed, ${(packed.unpackedSize / 1024).toFixed(1)} kB unpacked`,
 	);
@@ -112,7 +123,7 @@ beforeAll(() => {
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('the published package', () => {
-	it('holds exactly the built nodes and credentials (JavaScript, declarations, icons, codex), README, LICENSE and package.json: no sources, tests or source maps', () => {
+	it('holds exactly the entry point (index.js, index.d.ts), the built nodes and credentials (JavaScript, declarations, icons, codex), README, LICENSE and package.json: no sources, tests or source maps', () => {
 		const tarball = packed.files.map((file) => file.path).sort();
 		expect(tarball).toEqual(expectedFiles());
 		expect(filesUnder(installed)).toEqual(expectedFiles());
@@ -130,11 +141,6 @@ describe('the published package', () => {
 		for (const file of declared) expect(filesUnder(installed)).toContain(file);
 
 		// In a fresh Node process, with only what n8n itself provides on the module path.
-		const hostModules = path.join(work, 'n8n-modules');
-		mkdirSync(hostModules);
-		for (const name of PROVIDED_BY_N8N)
-			if (existsSync(path.join(ROOT, 'node_modules', name)))
-				symlinkSync(path.join(ROOT, 'node_modules', name), path.join(hostModules, name));
 		const loader = `
 			const path = require('node:path');
 			const out = {};
@@ -166,5 +172,68 @@ describe('the published package', () => {
 			});
 			expect(loaded[file][0].properties).toBeGreaterThan(0);
 		}
+	});
+
+	it("require('n8n-nodes-dialer') gives the same node and credential classes n8n loads, for code that embeds or tests them", () => {
+		const declared = [...manifest.n8n.nodes, ...manifest.n8n.credentials];
+		// A fresh Node process that finds the installed package by its name, as an embedder's would.
+		const embedder = `
+			const path = require('node:path');
+			const entry = require(${JSON.stringify(manifest.name)});
+			const declared = {};
+			for (const file of ${JSON.stringify(declared)})
+				for (const [name, Type] of Object.entries(require(path.join(${JSON.stringify(installed)}, file))))
+					declared[name] = entry[name] === Type;
+			process.stdout.write(JSON.stringify({ exported: Object.keys(entry), declared }));
+		`;
+		const { exported, declared: sameClass } = JSON.parse(
+			execFileSync(process.execPath, ['-e', embedder], {
+				cwd: work,
+				encoding: 'utf8',
+				env: {
+					PATH: process.env.PATH,
+					NODE_PATH: [hostModules, path.dirname(installed)].join(path.delimiter),
+				},
+			}),
+		) as { exported: string[]; declared: Record<string, boolean> };
+
+		expect(exported.sort()).toEqual([
+			'Dialer',
+			'DialerApi',
+			'DialerReportTrigger',
+			'DialerTrigger',
+		]);
+		expect(sameClass).toEqual(Object.fromEntries(exported.map((name) => [name, true])));
+	});
+
+	it('gives TypeScript the classes with their n8n types', () => {
+		const nodeModules = path.dirname(installed);
+		symlinkSync(
+			path.join(ROOT, 'node_modules', 'n8n-workflow'),
+			path.join(nodeModules, 'n8n-workflow'),
+		);
+		const embedder = path.join(nodeModules, '..', 'embed.ts');
+		writeFileSync(
+			embedder,
+			[
+				"import type { ICredentialType, INodeType } from 'n8n-workflow';",
+				`import { Dialer, DialerApi, DialerReportTrigger, DialerTrigger } from '${manifest.name}';`,
+				'export const nodes: INodeType[] = [new Dialer(), new DialerTrigger(), new DialerReportTrigger()];',
+				'export const credential: ICredentialType = new DialerApi();',
+			].join('\n'),
+		);
+		const program = ts.createProgram([embedder], {
+			strict: true,
+			noEmit: true,
+			module: ts.ModuleKind.CommonJS,
+			moduleResolution: ts.ModuleResolutionKind.Node10,
+			target: ts.ScriptTarget.ES2022,
+			types: [],
+			skipLibCheck: true,
+		});
+		const problems = ts
+			.getPreEmitDiagnostics(program)
+			.map((problem) => ts.flattenDiagnosticMessageText(problem.messageText, '\n'));
+		expect(problems).toEqual([]);
 	});
 });
