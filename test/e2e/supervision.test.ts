@@ -372,8 +372,8 @@ describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)
 });
 
 /**
- * Its own n8n is startN8n's default, 2.41.1: in the n8n 1.x run (e2e-n8n1) it would only repeat
- * the e2e run's case, so it is left to that run.
+ * Its own n8n is startN8n's default, the newest 2.x: in the n8n 1.x run (e2e-n8n1) it would
+ * only repeat the e2e run's case, so it is left to that run.
  */
 const n8n2Only = readConnection().n8nVersion.startsWith('2.') ? describe : describe.skip;
 
