@@ -50,6 +50,11 @@ export interface WebhookReceiver {
 	url: string;
 	secret?: string;
 	events?: string[];
+	/**
+	 * Every number of the payload sent as text (`"t":"1763800000"`, `"usuario_id":"42"`): the
+	 * API's clients see ids both ways, and some dialer builds send every field as text.
+	 */
+	numbersAsText?: boolean;
 }
 
 export interface AgentEvent {

@@ -24,7 +24,8 @@ export class WebhookHub {
 		if (url.protocol !== 'http:' && url.protocol !== 'https:')
 			throw new Error(`Webhook URL must be http(s): ${receiver.url}`);
 		const id = randomUUID();
-		this.receivers.set(id, { url: receiver.url, secret: receiver.secret, events: receiver.events });
+		const { secret, events, numbersAsText } = receiver;
+		this.receivers.set(id, { url: receiver.url, secret, events, numbersAsText });
 		return id;
 	}
 
@@ -75,7 +76,7 @@ export class WebhookHub {
 			const response = await request(receiver.url, {
 				method: 'POST',
 				headers,
-				body: JSON.stringify(event),
+				body: JSON.stringify(event, receiver.numbersAsText ? numbersAsText : undefined),
 				dispatcher: this.dispatcher,
 				signal,
 			});
@@ -90,4 +91,8 @@ export class WebhookHub {
 		this.deliveries.push(delivery);
 		return delivery;
 	}
+}
+
+function numbersAsText(_key: string, value: unknown): unknown {
+	return typeof value === 'number' ? String(value) : value;
 }

@@ -50,7 +50,11 @@ export function isKnownEventCode(code: string): code is AgentEventCode {
 	return KNOWN_EVENT_CODES.has(code);
 }
 
-/** The four fields every delivery carries, plus whatever else the server sent. */
+/**
+ * The four fields every delivery carries, plus whatever else the server sent. After
+ * `checkPayload` every number the contract defines for the event is a number, even when the
+ * dialer sent it as text.
+ */
 export interface AgentEventPayload extends IDataObject {
 	evento: string;
 	estado: string;
@@ -69,14 +73,51 @@ function isNonEmptyString(value: unknown): value is string {
 	return typeof value === 'string' && value.trim() !== '';
 }
 
-function isNonNegativeInteger(value: unknown): value is number {
-	return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+/**
+ * A number sent as a JSON number or as text ("42", " 42 ", "-30", "1.5"): public clients of the
+ * API see the same field either way. Anything else (words, "4 2", "1e3", true) is undefined.
+ */
+function readNumber(value: unknown): number | undefined {
+	if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+	if (typeof value !== 'string' || !/^\s*[+-]?\d+(\.\d+)?\s*$/.test(value)) return undefined;
+	return Number(value);
+}
+
+function isNonNegativeInteger(value: number | undefined): value is number {
+	return value !== undefined && Number.isSafeInteger(value) && value >= 0;
+}
+
+/** Absent, null or blank: a server that leaves out an optional field sends one of these. */
+function isAbsent(value: unknown): boolean {
+	return (
+		value === undefined || value === null || (typeof value === 'string' && value.trim() === '')
+	);
+}
+
+const WHOLE_SECONDS = 'a Unix time in whole seconds';
+
+/** The numbers each event adds (contract, Event catalogue), and what each must be. */
+const EXTRA_NUMBERS: Record<string, Record<string, string>> = {
+	'agente.pause_in': { udate: WHOLE_SECONDS, durmax: 'seconds', durmin: 'seconds' },
+	'agente.busy': { udate: WHOLE_SECONDS },
+};
+
+/**
+ * A pause ID is an ID the contract gives no type: digits become a number (as when sent as one),
+ * any other text is kept as sent; it is never a reason to refuse an event.
+ */
+function readPauseId(value: unknown): unknown {
+	if (typeof value !== 'string' || !/^\s*(0|[1-9]\d*)\s*$/.test(value)) return value;
+	const id = Number(value);
+	return Number.isSafeInteger(id) ? id : value;
 }
 
 /**
- * Checks the fields every event must carry, as the contract types them. Only these four are
- * required: extra fields are passed through untouched, so a server that adds fields, or
- * omits an optional one, never breaks a workflow.
+ * Checks the fields every event must carry, as the contract types them, and the numbers the
+ * event adds; numbers sent as text become numbers. Only the four fields are required: extra
+ * fields are passed through, so a server that adds fields, or omits an optional one, never
+ * breaks a workflow. A number that cannot be read is refused, naming the field: the dialer
+ * never retries, so this only happens for a delivery that is wrong as sent.
  */
 export function checkPayload(body: unknown): PayloadCheck {
 	if (!isPlainObject(body)) {
@@ -88,13 +129,33 @@ export function checkPayload(body: unknown): PayloadCheck {
 	if (!isNonEmptyString(body.estado)) {
 		return { valid: false, reason: '"estado" must be a non-empty string' };
 	}
-	if (!isNonNegativeInteger(body.t)) {
-		return { valid: false, reason: '"t" must be a Unix time in whole seconds' };
+	const t = readNumber(body.t);
+	if (!isNonNegativeInteger(t)) {
+		return { valid: false, reason: `"t" must be ${WHOLE_SECONDS} (a number or digits)` };
 	}
-	if (!isNonNegativeInteger(body.usuario_id)) {
-		return { valid: false, reason: '"usuario_id" must be an integer agent ID' };
+	const agentId = readNumber(body.usuario_id);
+	if (!isNonNegativeInteger(agentId)) {
+		return { valid: false, reason: '"usuario_id" must be an agent ID (a number or digits)' };
 	}
-	return { valid: true, payload: body as AgentEventPayload };
+	const payload: AgentEventPayload = {
+		...body,
+		evento: body.evento,
+		estado: body.estado,
+		t,
+		usuario_id: agentId,
+	};
+	for (const [field, meaning] of Object.entries(EXTRA_NUMBERS[body.evento] ?? {})) {
+		if (isAbsent(body[field])) continue;
+		const value = readNumber(body[field]);
+		const valid = meaning === WHOLE_SECONDS ? isNonNegativeInteger(value) : value !== undefined;
+		if (!valid)
+			return { valid: false, reason: `"${field}" must be ${meaning} (a number or digits)` };
+		payload[field] = value;
+	}
+	if (body.evento === 'agente.pause_in' && 'pausa_id' in body) {
+		payload.pausa_id = readPauseId(body.pausa_id) as IDataObject[string];
+	}
+	return { valid: true, payload };
 }
 
 /**

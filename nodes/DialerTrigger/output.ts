@@ -8,31 +8,36 @@ function isoFromUnixSeconds(seconds: number, timezone: string): string | null {
 	return DateTime.fromSeconds(seconds, { zone: timezone }).toISO();
 }
 
-/** Optional numeric extras may come as numbers or digit strings; anything else reads as absent. */
-function optionalSeconds(value: unknown): number | null {
-	if (typeof value === 'number' && Number.isFinite(value)) return value;
-	if (typeof value === 'string' && /^\d+$/.test(value.trim())) return Number(value);
-	return null;
+/** A number `checkPayload` read; absent, null or blank reads as null. */
+function optionalNumber(value: unknown): number | null {
+	return typeof value === 'number' ? value : null;
 }
 
 function optionalTime(value: unknown, timezone: string): string | null {
-	const seconds = optionalSeconds(value);
+	const seconds = optionalNumber(value);
 	return seconds === null ? null : isoFromUnixSeconds(seconds, timezone);
+}
+
+/** A duration limit; 0 or less means "no limit" (a dialer sends 0 for a pause without one). */
+function durationLimit(value: unknown): number | null {
+	const seconds = optionalNumber(value);
+	return seconds !== null && seconds > 0 ? seconds : null;
 }
 
 /**
  * When a pause that started at `udate` reaches a limit of `limit` seconds; null if either is
- * absent.
+ * absent or the pause has no such limit.
  */
 function limitReachedAt(udate: unknown, limit: unknown, timezone: string): string | null {
-	const start = optionalSeconds(udate);
-	const seconds = optionalSeconds(limit);
+	const start = optionalNumber(udate);
+	const seconds = durationLimit(limit);
 	return start === null || seconds === null ? null : isoFromUnixSeconds(start + seconds, timezone);
 }
 
 /**
  * The item a workflow receives: readable English fields first, then every field of the
- * delivery exactly as sent (they win on a name clash, so nothing the server sent is altered).
+ * delivery as `checkPayload` read it (they win on a name clash, so nothing the server sent is
+ * lost; only numbers sent as text arrive as numbers).
  */
 export function buildEventItem(
 	payload: AgentEventPayload,
@@ -49,8 +54,8 @@ export function buildEventItem(
 	if (payload.evento === 'agente.pause_in') {
 		readable.pauseId = payload.pausa_id ?? null;
 		readable.pauseStartedAt = optionalTime(payload.udate, timezone);
-		readable.maxDurationSeconds = optionalSeconds(payload.durmax);
-		readable.minDurationSeconds = optionalSeconds(payload.durmin);
+		readable.maxDurationSeconds = durationLimit(payload.durmax);
+		readable.minDurationSeconds = durationLimit(payload.durmin);
 		// The moments a workflow waits for (e.g. a Wait node "At Specified Time"), so it needs no date
 		// maths.
 		readable.maxDurationReachedAt = limitReachedAt(payload.udate, payload.durmax, timezone);

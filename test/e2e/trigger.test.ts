@@ -106,6 +106,57 @@ describe('Dialer Trigger in n8n', () => {
 			]);
 		});
 
+		/** Agent 43's pause `pausa_id` (started 5 minutes before the event) with these limits. */
+		const pause = (pausaId: number, limits: Record<string, number>) =>
+			event('agente.pause_in', 43, { pausa_id: pausaId, udate: 1763799700, ...limits });
+
+		/** The one new execution's items for pause `pausaId`. */
+		async function itemsOfPause(pausaId: number) {
+			executions += 1;
+			const done = await hook.expectExecutions(executions);
+			return done.flatMap(triggerItems).filter((item) => item.pausa_id === pausaId);
+		}
+
+		it('reads the numbers of a dialer that sends them as text, and hands them on as numbers', async () => {
+			const { webhooks } = workflows.simulator;
+			webhooks.clear();
+			webhooks.register({ url: hook.url, secret: SECRET, numbersAsText: true });
+			const sent = pause(6, { durmax: 900, durmin: 60 });
+			const [delivery] = await webhooks.emit(sent);
+			webhooks.clear();
+			webhooks.register({ url: hook.url, secret: SECRET });
+			expect(delivery.status).toBe(200);
+			expect(await itemsOfPause(6)).toEqual([
+				expect.objectContaining({
+					agentId: 43,
+					eventTime: '2025-11-22T13:56:40.000+05:30',
+					pauseId: 6,
+					pauseStartedAt: '2025-11-22T13:51:40.000+05:30',
+					maxDurationSeconds: 900,
+					maxDurationReachedAt: '2025-11-22T14:06:40.000+05:30',
+					minDurationReachedAt: '2025-11-22T13:52:40.000+05:30',
+					...sent,
+				}),
+			]);
+		});
+
+		it('gives a pause whose limits are 0 no limit moments, so nothing waits for them', async () => {
+			const [delivery] = await workflows.simulator.webhooks.emit(
+				pause(7, { durmax: 0, durmin: 0 }),
+			);
+			expect(delivery.status).toBe(200);
+			expect(await itemsOfPause(7)).toEqual([
+				expect.objectContaining({
+					pauseStartedAt: '2025-11-22T13:51:40.000+05:30',
+					maxDurationSeconds: null,
+					minDurationSeconds: null,
+					maxDurationReachedAt: null,
+					minDurationReachedAt: null,
+					durmax: 0,
+				}),
+			]);
+		});
+
 		it.each([
 			['a wrong secret', { 'x-webhook-secret': `${SECRET}x` }],
 			['the secret in another case', { 'x-webhook-secret': SECRET.toUpperCase() }],
@@ -139,16 +190,25 @@ describe('Dialer Trigger in n8n', () => {
 
 		it.each([
 			[
-				'usuario_id as a string',
-				JSON.stringify({ ...event('agente.login', 42), usuario_id: '42' }),
-				'"usuario_id"',
+				'usuario_id that is a login, not a number',
+				JSON.stringify({ ...event('agente.login', 42), usuario_id: 'ana.souza' }),
+				'"usuario_id" must be an agent ID (a number or digits)',
 			],
 			[
 				'no evento',
 				JSON.stringify({ estado: 'online', t: 1763800000, usuario_id: 42 }),
 				'"evento"',
 			],
-			['t as a string', JSON.stringify({ ...event('agente.login', 42), t: '1763800000' }), '"t"'],
+			[
+				't in words',
+				JSON.stringify({ ...event('agente.login', 42), t: 'yesterday' }),
+				'"t" must be a Unix time in whole seconds',
+			],
+			[
+				'a pause limit in words',
+				JSON.stringify(event('agente.pause_in', 42, { pausa_id: 1, durmax: '15 min' })),
+				'"durmax" must be seconds',
+			],
 			['an array', JSON.stringify([event('agente.login', 42)]), 'JSON object'],
 			['null', 'null', 'JSON object'],
 			['an empty body', '', 'JSON object'],

@@ -48,6 +48,21 @@ it('sends X-Webhook-Secret with exactly the configured value, and only when one 
 	expect(withoutSecret.calls[0].headers).not.toHaveProperty('x-webhook-secret');
 });
 
+it('sends every number of the payload as text to a receiver registered with numbersAsText', async () => {
+	const asText = await receiver();
+	sim.webhooks.register({ url: asText.url, numbersAsText: true });
+	const pause = { ...loginEvent(), evento: 'agente.pause_in', pausa_id: 3, udate: 1, durmax: 0 };
+	await sim.webhooks.emit(pause);
+	expect(asText.calls[0].body).toEqual({
+		...pause,
+		t: String(pause.t),
+		usuario_id: '101',
+		pausa_id: '3',
+		udate: '1',
+		durmax: '0',
+	});
+});
+
 it('delivers only the subscribed events to a receiver registered for a subset', async () => {
 	const subset = await receiver();
 	const id = sim.webhooks.register({ url: subset.url, events: ['agente.logout'] });

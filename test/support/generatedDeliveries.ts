@@ -134,17 +134,55 @@ export function asReceived(text: string): string {
 }
 
 const isText = (value: unknown) => typeof value === 'string' && value.trim() !== '';
-const isWhole = (value: unknown) =>
-	typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 
-/** The contract's four fields with their types, read without the node's code. */
-export function isAgentEvent(body: unknown): body is Record<string, unknown> {
-	if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+/** A number as a JSON number or as text ("42", " -1.5 "); undefined for anything else. */
+function numberIn(value: unknown): number | undefined {
+	if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+	if (typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value)) return Number(value);
+	return undefined;
+}
+
+const isWhole = (value: number | undefined): value is number =>
+	value !== undefined && Number.isSafeInteger(value) && value >= 0;
+const isLeftOut = (value: unknown) =>
+	value === undefined ||
+	value === null ||
+	value === '' ||
+	(typeof value === 'string' && value.trim() === '');
+
+/**
+ * The delivery as the trigger should hand it on, read from the contract without the node's
+ * code, or undefined when it must be refused: the four fields with their types (numbers also as
+ * text), the numbers the event adds (udate in whole seconds, durmax/durmin any number) when
+ * present, a pause ID in digits as a number; every other field as sent.
+ */
+export function readAgentEvent(body: unknown): Record<string, unknown> | undefined {
+	if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
 	const fields = body as Record<string, unknown>;
-	return (
-		isText(fields.evento) &&
-		isText(fields.estado) &&
-		isWhole(fields.t) &&
-		isWhole(fields.usuario_id)
-	);
+	const t = numberIn(fields.t);
+	const agent = numberIn(fields.usuario_id);
+	if (!isText(fields.evento) || !isText(fields.estado) || !isWhole(t) || !isWhole(agent))
+		return undefined;
+	const read: Record<string, unknown> = { ...fields, t, usuario_id: agent };
+	const extras =
+		fields.evento === 'agente.pause_in'
+			? ['udate', 'durmax', 'durmin']
+			: fields.evento === 'agente.busy'
+				? ['udate']
+				: [];
+	for (const name of extras) {
+		if (isLeftOut(fields[name])) continue;
+		const value = numberIn(fields[name]);
+		if (value === undefined || (name === 'udate' && !isWhole(value))) return undefined;
+		read[name] = value;
+	}
+	const pauseId = fields.pausa_id;
+	if (
+		fields.evento === 'agente.pause_in' &&
+		typeof pauseId === 'string' &&
+		/^\s*(0|[1-9]\d*)\s*$/.test(pauseId) &&
+		Number.isSafeInteger(Number(pauseId))
+	)
+		read.pausa_id = Number(pauseId);
+	return read;
 }

@@ -66,14 +66,20 @@ describe('a delivery is a dialer agent event only when', () => {
 		['estado', 'a number', 1],
 		['estado', 'empty', ''],
 		['t', 'missing', undefined],
-		['t', 'a string', '1763800000'],
+		['t', 'words', 'yesterday'],
+		['t', 'digits with a letter', '1763800000s'],
+		['t', 'an exponent', '1.7638e9'],
 		['t', 'a fraction', 1763800000.5],
+		['t', 'a fraction as text', '1763800000.5'],
+		['t', 'true', true],
 		['t', 'negative', -1],
 		['t', 'null', null],
 		['usuario_id', 'missing', undefined],
-		['usuario_id', 'a string', '42'],
+		['usuario_id', 'a login', 'ana.souza'],
+		['usuario_id', 'digits with a space inside', '4 2'],
 		['usuario_id', 'a fraction', 4.2],
 		['usuario_id', 'negative', -42],
+		['usuario_id', 'negative as text', '-42'],
 		['usuario_id', 'an object', { id: 42 }],
 	])('rejects %s when it is %s, naming the field', (field, _label, value) => {
 		const body: Record<string, unknown> = { ...valid, [field]: value };
@@ -81,6 +87,71 @@ describe('a delivery is a dialer agent event only when', () => {
 		const result = checkPayload(body);
 		expect(result.valid).toBe(false);
 		expect(!result.valid && result.reason).toContain(`"${field}"`);
+	});
+});
+
+describe('numbers the dialer sends as text', () => {
+	const pause = { ...valid, estado: 'paused', evento: 'agente.pause_in' };
+
+	it('reads t and usuario_id sent as digits (spaces around them too) as numbers', () => {
+		expect(checkPayload({ ...valid, t: ' 1763800000 ', usuario_id: '42' })).toEqual({
+			valid: true,
+			payload: valid,
+		});
+	});
+
+	it('reads the pause start and limits sent as text as numbers, negative and zero limits too', () => {
+		const check = checkPayload({
+			...pause,
+			pausa_id: '7',
+			udate: '1763799700',
+			durmax: '900',
+			durmin: '-1',
+		});
+		expect(check).toEqual({
+			valid: true,
+			payload: { ...pause, pausa_id: 7, udate: 1763799700, durmax: 900, durmin: -1 },
+		});
+	});
+
+	it('reads the call start of a busy agent sent as text as a number', () => {
+		const busy = { ...valid, estado: 'busy', evento: 'agente.busy', udate: ' 1763799700' };
+		expect(checkPayload(busy)).toEqual({
+			valid: true,
+			payload: { ...busy, udate: 1763799700 },
+		});
+	});
+
+	it.each([
+		['a name', 'almoço'],
+		['digits with a leading zero', '007'],
+		['a number', 7],
+	])('keeps a pause ID that is %s as sent (the contract gives it no type)', (_label, id) => {
+		const check = checkPayload({ ...pause, pausa_id: id });
+		expect(check.valid && check.payload.pausa_id).toBe(id);
+	});
+
+	it.each([null, '', '  '])('leaves the optional pause fields alone when they are %j', (value) => {
+		const body = { ...pause, udate: value, durmax: value, durmin: value };
+		expect(checkPayload(body)).toEqual({ valid: true, payload: body });
+	});
+
+	it.each([
+		['udate', 'agente.pause_in', 'soon', 'a Unix time in whole seconds'],
+		['udate', 'agente.pause_in', '1763799700.5', 'a Unix time in whole seconds'],
+		['udate', 'agente.busy', -5, 'a Unix time in whole seconds'],
+		['durmax', 'agente.pause_in', '15 min', 'seconds'],
+		['durmin', 'agente.pause_in', { s: 60 }, 'seconds'],
+	])('refuses %s of %s when it is %j, naming the field', (field, evento, value, meaning) => {
+		expect(checkPayload({ ...valid, evento, [field]: value })).toEqual({
+			valid: false,
+			reason: `"${field}" must be ${meaning} (a number or digits)`,
+		});
+	});
+
+	it('passes fields the contract does not define for the event through as sent', () => {
+		const login = { ...valid, udate: 'soon', durmax: '900', pausa_id: '7' };
+		expect(checkPayload(login)).toEqual({ valid: true, payload: login });
 	});
 });
 

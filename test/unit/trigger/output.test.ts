@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 
-import type { AgentEventPayload } from '../../../nodes/DialerTrigger/events';
+import { checkPayload, type AgentEventPayload } from '../../../nodes/DialerTrigger/events';
 import { buildEventItem } from '../../../nodes/DialerTrigger/output';
 
 const receivedAt = DateTime.fromISO('2025-11-22T08:26:41.250Z');
@@ -45,7 +45,7 @@ describe('the item a workflow receives', () => {
 			pausa_id: 3,
 			udate: 1763799700,
 			durmax: 900,
-			durmin: '60',
+			durmin: 60,
 		});
 		const item = buildEventItem(pause, 'America/Sao_Paulo', receivedAt);
 		expect(item).toMatchObject({
@@ -55,9 +55,8 @@ describe('the item a workflow receives', () => {
 			minDurationSeconds: 60,
 			maxDurationReachedAt: '2025-11-22T05:36:40.000-03:00',
 			minDurationReachedAt: '2025-11-22T05:22:40.000-03:00',
-			// originals untouched, including the string the server sent
 			pausa_id: 3,
-			durmin: '60',
+			durmin: 60,
 		});
 	});
 
@@ -81,16 +80,42 @@ describe('the item a workflow receives', () => {
 		});
 	});
 
-	it('says when a pause reaches its limits in the workflow timezone (Kolkata), also for limits sent as text', () => {
-		const pause = pauseIn({
-			pausa_id: 1,
+	it('says when a pause reaches its limits in the workflow timezone (Kolkata), also for numbers sent as text', () => {
+		const check = checkPayload({
+			...pauseIn({ pausa_id: '1', durmin: 300 }),
+			t: '1763800000',
+			usuario_id: '42',
 			udate: '1763799700',
-			durmax: '900',
-			durmin: 300,
+			durmax: ' 900 ',
 		});
-		expect(buildEventItem(pause, 'Asia/Kolkata', receivedAt)).toMatchObject({
+		if (!check.valid) throw new Error(check.reason);
+		expect(buildEventItem(check.payload, 'Asia/Kolkata', receivedAt)).toMatchObject({
+			agentId: 42,
+			eventTime: '2025-11-22T13:56:40.000+05:30',
+			pauseId: 1,
+			maxDurationSeconds: 900,
 			maxDurationReachedAt: '2025-11-22T14:06:40.000+05:30',
 			minDurationReachedAt: '2025-11-22T13:56:40.000+05:30',
+		});
+	});
+
+	it.each([0, -1, -900])('treats a limit of %j as no limit (no moment to wait for)', (limit) => {
+		const pause = pauseIn({ pausa_id: 1, udate: 1763799700, durmax: limit, durmin: limit });
+		expect(buildEventItem(pause, 'UTC', receivedAt)).toMatchObject({
+			pauseStartedAt: '2025-11-22T08:21:40.000Z',
+			maxDurationSeconds: null,
+			minDurationSeconds: null,
+			maxDurationReachedAt: null,
+			minDurationReachedAt: null,
+			durmax: limit,
+		});
+	});
+
+	it('keeps a limit of 0 apart from a positive one in the same pause', () => {
+		const pause = pauseIn({ pausa_id: 1, udate: 1763799700, durmax: 0, durmin: 60 });
+		expect(buildEventItem(pause, 'UTC', receivedAt)).toMatchObject({
+			maxDurationReachedAt: null,
+			minDurationReachedAt: '2025-11-22T08:22:40.000Z',
 		});
 	});
 

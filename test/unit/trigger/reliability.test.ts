@@ -11,8 +11,8 @@ import {
 	asReceived,
 	eventJson,
 	eventLike,
-	isAgentEvent,
 	junk,
+	readAgentEvent,
 } from '../../support/generatedDeliveries';
 import { ALL_EVENTS, fakeWebhookFunctions, login, startedItems } from '../support/webhookFunctions';
 
@@ -85,11 +85,12 @@ describe('any body with the right secret (property-based)', () => {
 					const result = await call();
 					tally.tried += 1;
 
-					const valid = isAgentEvent(body);
+					const read = readAgentEvent(body);
+					const valid = read !== undefined;
 					const wanted =
 						valid &&
-						events.includes(body.evento as string) &&
-						(agents.length === 0 || agents.includes(body.usuario_id as number));
+						events.includes(read.evento as string) &&
+						(agents.length === 0 || agents.includes(read.usuario_id as number));
 					expectOneJsonAnswer(written, writeCount, [valid ? 200 : 400]);
 					expect(result.noWebhookResponse).toBe(true);
 					if (!wanted) {
@@ -100,13 +101,15 @@ describe('any body with the right secret (property-based)', () => {
 					tally.started += 1;
 					const [item, ...more] = startedItems(result);
 					expect(more).toEqual([]);
-					// every field as sent, the very same value; and the body itself left as it was
+					// the body itself left as it was; every field as sent, the very same value, except
+					// the contract's numbers sent as text, which arrive as numbers
 					expect(unchanged(Object.entries(body))).toBe(true);
-					expect(unchanged(Object.keys(body).map((key) => [key, item[key]]))).toBe(true);
+					for (const [key, value] of Object.entries(read)) expect(item[key]).toBe(value);
+					expect(Object.keys(item)).toEqual(expect.arrayContaining(Object.keys(body)));
 					// the readable names, unless the delivery has fields of that name (they win)
 					const readable = { event: 'evento', state: 'estado', agentId: 'usuario_id' };
 					for (const [name, source] of Object.entries(readable)) {
-						if (!Object.hasOwn(body, name)) expect(item[name]).toBe(body[source]);
+						if (!Object.hasOwn(body, name)) expect(item[name]).toBe(read[source]);
 					}
 				},
 			),

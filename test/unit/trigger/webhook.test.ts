@@ -92,8 +92,13 @@ describe('malformed deliveries', () => {
 		['null', null, 'body must be a JSON object'],
 		['no evento', { ...login, evento: undefined }, '"evento"'],
 		['a numeric estado', { ...login, estado: 3 }, '"estado"'],
-		['t as a string', { ...login, t: '1763800000' }, '"t"'],
-		['usuario_id as a string', { ...login, usuario_id: '42' }, '"usuario_id"'],
+		['t in words', { ...login, t: 'now' }, '"t" must be a Unix time in whole seconds'],
+		['usuario_id as a login', { ...login, usuario_id: 'ana.souza' }, '"usuario_id"'],
+		[
+			'a pause limit that is not a number',
+			{ ...login, evento: 'agente.pause_in', durmax: '15 min' },
+			'"durmax" must be seconds',
+		],
 	])('answer 400 with a short reason for %s, and start nothing', async (_label, body, reason) => {
 		const { call, written } = fakeWebhookFunctions({ body });
 		const result = await call();
