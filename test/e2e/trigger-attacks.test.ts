@@ -8,7 +8,13 @@ import fc from 'fast-check';
 
 import { percentile } from '../../bench/lib/stats';
 import { countBy } from '../../scripts/queue-mode/burst';
-import { asReceived, eventLike, junk, readAgentEvent, toJson } from '../support/generatedDeliveries';
+import {
+	asReceived,
+	eventLike,
+	junk,
+	readAgentEvent,
+	toJson,
+} from '../support/generatedDeliveries';
 import { registerSecret } from './setup/connection';
 import {
 	event,
