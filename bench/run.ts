@@ -1,37 +1,39 @@
 /**
- * `npm run bench`: this package against n8n's generic nodes, on the same n8n, simulator and data,
- * in one run; writes BENCHMARKS.md and bench/chart.svg. `--quick` is a smoke run (small sizes,
- * one shared n8n, a couple of minutes) that writes to a temporary folder unless `--out` is given;
- * `--render bench/results.json` rewrites the report from saved results.
+ * `npm run bench`: this package against n8n's generic nodes, on the same n8n, simulator and data.
+ * Measures every section in turn, saving each in bench/results/<section>.json as soon as it is
+ * measured, and assembles BENCHMARKS.md and bench/chart.svg from the saved sections.
+ * `--only <section>` measures one section again; `--render` reassembles the page, measuring
+ * nothing. `--quick` (small sizes, one shared n8n, a couple of minutes) and a burst run narrowed
+ * with --env, --levels, --runs, --deliveries or --save write to a temporary folder unless `--out`
+ * is given: they are not figures for the page.
  */
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
 import { PROJECT_ROOT } from '../scripts/n8n/instance';
-import { N8N_VERSION, ensureRuntime, run } from '../scripts/n8n/runtime';
+import { ensureRuntime, run, type N8nRuntime } from '../scripts/n8n/runtime';
 import { startSimulator } from '../simulator';
 import type { DialerSimulator } from '../simulator/types';
 import { ServerTrafficCounter } from './lib/connections';
 import { log, startTarget, withTarget, type Target } from './lib/target';
-import { chartSvg, type Panel } from './report/chart';
+import { benchChart } from './report/benchChart';
+import { benchmarksMarkdown, sectionMarkdown } from './report/markdown';
 import {
-	benchmarksMarkdown,
-	burstQueueSection,
-	burstSection,
-	reportTriggerSection,
-	type BenchResults,
+	readSections,
+	SECTIONS,
+	writeSection,
 	type EventsResult,
-} from './report/markdown';
+	type Machine,
+	type SectionName,
+	type SectionRecord,
+	type SectionResults,
+} from './report/sections';
 import { runBulk } from './scenarios/bulk';
 import { runBurstScenario, type BurstOptions, type BurstResult } from './scenarios/burst';
-import {
-	runBurstQueueScenario,
-	type BurstQueueOptions,
-	type BurstQueueResult,
-} from './scenarios/burstQueue';
+import { runBurstQueueScenario, type BurstQueueOptions } from './scenarios/burstQueue';
 import {
 	deliveryCost,
 	runBurst,
@@ -122,17 +124,12 @@ const QUICK: Plan = {
 	burst: { deliveries: 140, levels: [50], runs: 1, save: 'all' },
 };
 
-const ONLY = ['burst', 'burst-queue', 'report-trigger'] as const;
-
 interface Args {
 	plan: Plan;
 	outDir: string;
 	build: boolean;
-	/**
-	 * `--only burst`, `--only burst-queue` or `--only report-trigger`: that scenario alone,
-	 * printed and saved, BENCHMARKS.md untouched.
-	 */
-	only?: (typeof ONLY)[number];
+	/** `--only <section>`: that section alone, printed, saved and put on the page. */
+	only?: SectionName;
 	/** `--env NAME=VALUE` (repeatable): n8n settings for a burst-only run (burst-queue: added to the recommended ones). */
 	env: Record<string, string>;
 }
@@ -144,12 +141,13 @@ function parseArgs(argv: string[]): Args {
 	};
 	const quick = argv.includes('--quick');
 	const only = value('--only') as Args['only'];
-	if (only !== undefined && !ONLY.includes(only))
-		throw new Error(`--only takes ${ONLY.join(', ')}, not ${only}`);
+	if (only !== undefined && !SECTIONS.includes(only))
+		throw new Error(`--only takes ${SECTIONS.join(', ')}, not ${only}`);
 	const out = value('--out');
+	const narrowing = ['--env', '--levels', '--runs', '--deliveries', '--save'];
 	const outDir = out
 		? path.resolve(out)
-		: quick || only
+		: quick || narrowing.some((flag) => argv.includes(flag))
 			? path.join(os.tmpdir(), `n8n-dialer-bench-${only ?? 'quick'}`)
 			: PROJECT_ROOT;
 	const base = quick ? QUICK : FULL;
@@ -310,147 +308,29 @@ async function runEvents(
 	return result;
 }
 
-function chart(results: BenchResults): string {
-	const colors = { dialer: '#1f77b4', generic: '#ff7f0e', bare: '#2ca02c' };
-	const sizePanel = (
-		title: string,
-		yLabel: string,
-		pick: (p: BenchResults['curve'][number]) => number,
-	): Panel => ({
-		title,
-		xLabel: 'rows',
-		yLabel,
-		logX: true,
-		series: (
-			[
-				['dialer', 'Dialer'],
-				['generic', 'HTTP Request + Split Out'],
-				['bare', 'bare fetch + JSON.parse'],
-			] as const
-		).map(([variant, name]) => ({
-			name,
-			color: colors[variant],
-			points: results.curve
-				.filter((p) => p.variant === variant)
-				.map((p): [number, number] => [p.rows, pick(p)]),
-		})),
-	});
-	const ratePanel = (
-		title: string,
-		yLabel: string,
-		pick: (r: RatePoint) => number,
-		goal?: Panel['goal'],
-	): Panel => ({
-		title,
-		xLabel: 'events/s sent (7 kinds, 1 wanted)',
-		yLabel,
-		goal,
-		series: (
-			[
-				['trigger', 'Dialer Trigger', colors.dialer],
-				['generic', 'Webhook + IF', colors.generic],
-			] as const
-		).map(([variant, name, color]) => ({
-			name,
-			color,
-			points: results.events.rates
-				.filter((r) => r.variant === variant)
-				.map((r): [number, number] => [r.targetRate, pick(r)]),
-		})),
-	});
-	return chartSvg(`n8n-nodes-dialer vs n8n's generic nodes (n8n ${N8N_VERSION})`, [
-		sizePanel('getFP1 to items: wall time (saving off)', 'ms (median)', (p) => p.ms.median),
-		sizePanel(
-			'getFP1 to items: peak RSS above idle n8n',
-			'MB (median)',
-			(p) => p.addedPeakMb.median,
-		),
-		ratePanel('Agent events: p99 acknowledgement', 'ms', (r) => r.p99Ms, {
-			y: 100,
-			label: 'goal 100 ms',
-		}),
-		ratePanel('Agent events: n8n main thread busy', '% of one core', (r) => r.mainThreadLoad * 100),
-	]);
+/** BENCHMARKS.md and bench/chart.svg from every section saved in `outDir`. */
+function writePage(outDir: string): void {
+	const saved = readSections(outDir);
+	const chart = benchChart(saved);
+	if (chart) writeFileSync(path.join(outDir, 'bench', 'chart.svg'), chart);
+	writeFileSync(path.join(outDir, 'BENCHMARKS.md'), benchmarksMarkdown(saved, 'bench/chart.svg'));
+	log(`wrote ${path.join(outDir, 'BENCHMARKS.md')} from ${Object.keys(saved).join(', ')}`);
 }
 
-function writeReport(results: BenchResults, outDir: string): void {
-	mkdirSync(path.join(outDir, 'bench'), { recursive: true });
-	writeFileSync(path.join(outDir, 'bench', 'chart.svg'), chart(results));
-	writeFileSync(path.join(outDir, 'BENCHMARKS.md'), benchmarksMarkdown(results, 'bench/chart.svg'));
-	writeFileSync(
-		path.join(outDir, 'bench', 'results.json'),
-		`${JSON.stringify(results, null, '\t')}\n`,
-	);
-	log(`wrote ${path.join(outDir, 'BENCHMARKS.md')}, bench/chart.svg and bench/results.json`);
+interface Context {
+	sim: DialerSimulator;
+	traffic: ServerTrafficCounter;
+	plan: Plan;
+	secret: string;
+	/** n8n settings given with --env (burst sections). */
+	env: Record<string, string>;
+	/** Quick mode: one n8n for every section. */
+	shared?: Target;
 }
 
-/**
- * `--only burst` (with the given n8n settings), `--only burst-queue` (the recommended settings
- * and the given ones) or `--only report-trigger`: measures that scenario alone, prints its table
- * and saves its results.
- */
-async function onlyRun(
-	only: NonNullable<Args['only']>,
-	plan: Plan,
-	outDir: string,
-	secret: string,
-	env: Record<string, string>,
-) {
-	const sim = await startSimulator();
-	try {
-		let section: string[];
-		let result: unknown;
-		if (only === 'burst') {
-			const burst = await runBurstScenario(sim, secret, { ...plan.burst, env });
-			[result, section] = [burst, burstSection(burst)];
-		} else if (only === 'burst-queue') {
-			const burstQueue = await runBurstQueueScenario(sim, secret, {
-				...plan.burstQueue!,
-				env: { ...RECOMMENDED_SETTINGS, ...env },
-			});
-			[result, section] = [burstQueue, burstQueueSection(burstQueue)];
-		} else {
-			const polls = await runReportTrigger(sim, secret, { rows: plan.pollRows, runs: plan.runs });
-			[result, section] = [polls, reportTriggerSection(polls)];
-		}
-		mkdirSync(path.join(outDir, 'bench'), { recursive: true });
-		const file = path.join(outDir, 'bench', `${only}-results.json`);
-		writeFileSync(file, `${JSON.stringify(result, null, '\t')}\n`);
-		process.stdout.write(`${section.join('\n')}\n`);
-		log(`wrote ${file}`);
-	} finally {
-		await sim.close();
-	}
-}
-
-async function main(): Promise<void> {
-	const { plan, outDir, build, only, env } = parseArgs(process.argv.slice(2));
-	// --render FILE: rewrite the report from a saved results.json (after a change of wording), measuring nothing.
-	const renderIndex = process.argv.indexOf('--render');
-	if (renderIndex >= 0) {
-		writeReport(
-			JSON.parse(readFileSync(process.argv[renderIndex + 1], 'utf8')) as BenchResults,
-			outDir,
-		);
-		return;
-	}
-	const started = Date.now();
-	const loadBefore = os.loadavg();
-	log(
-		`${plan.quick ? 'quick' : 'full'} run, load average ${loadBefore.map((v) => v.toFixed(2)).join(' ')}`,
-	);
-	if (build) await run('npm', ['run', 'build'], { cwd: PROJECT_ROOT });
-	const runtime = await ensureRuntime();
-	const secret = `bench-secret-${randomUUID()}`;
-	if (only) {
-		await onlyRun(only, plan, outDir, secret, env);
-		return;
-	}
-	const sim = await startSimulator({ fichas: plan.fichas, calls: plan.calls });
-	const traffic = new ServerTrafficCounter(Number(new URL(sim.baseUrl).port));
-	// Quick mode shares one n8n; the full run starts a fresh one wherever memory is compared.
-	const shared = plan.quick ? await startTarget(sim, secret) : undefined;
-	try {
+/** How each section is measured. */
+const MEASURE: { [Name in SectionName]: (context: Context) => Promise<SectionResults[Name]> } = {
+	async reports({ sim, secret, plan, shared }) {
 		const reports = await runReports(
 			sim,
 			secret,
@@ -478,13 +358,11 @@ async function main(): Promise<void> {
 				curve.push({ rows: result.rows, variant: v.variant, ms: v.ms, addedPeakMb: v.addedPeakMb });
 			}
 		}
-		const reportTrigger = await runReportTrigger(
-			sim,
-			secret,
-			{ rows: plan.pollRows, runs: plan.runs },
-			shared,
-		);
-		log('bulk actions');
+		return { reports, curve };
+	},
+	'report-trigger': ({ sim, secret, plan, shared }) =>
+		runReportTrigger(sim, secret, { rows: plan.pollRows, runs: plan.runs }, shared),
+	async bulk({ sim, traffic, secret, plan, shared }) {
 		const bulkOn = (target: Target) =>
 			runBulk(target, sim, traffic, {
 				items: plan.bulkItems,
@@ -492,61 +370,106 @@ async function main(): Promise<void> {
 				runs: plan.runs,
 				save: 'none',
 			});
-		const bulk = shared ? await bulkOn(shared) : await withTarget(sim, secret, bulkOn);
-		const events = await runEvents(sim, plan, secret, shared);
+		return shared ? await bulkOn(shared) : await withTarget(sim, secret, bulkOn);
+	},
+	events: ({ sim, plan, secret, shared }) => runEvents(sim, plan, secret, shared),
+	async burst({ sim, secret, plan, env }) {
 		const bursts: BurstResult[] = [];
-		for (const env of BURST_SETTINGS) {
-			log(`shift-start bursts, n8n settings ${JSON.stringify(env)}`);
-			bursts.push(await runBurstScenario(sim, secret, { ...plan.burst, env }));
+		for (const settings of Object.keys(env).length > 0 ? [env] : BURST_SETTINGS) {
+			log(`shift-start bursts, n8n settings ${JSON.stringify(settings)}`);
+			bursts.push(await runBurstScenario(sim, secret, { ...plan.burst, env: settings }));
 		}
-		let burstQueue: BurstQueueResult | undefined;
-		if (plan.burstQueue) {
-			log(`shift-start bursts in queue mode, n8n settings ${JSON.stringify(RECOMMENDED_SETTINGS)}`);
-			burstQueue = await runBurstQueueScenario(sim, secret, {
-				...plan.burstQueue,
-				env: RECOMMENDED_SETTINGS,
-			});
-		}
+		return bursts;
+	},
+	'burst-queue': ({ sim, secret, plan, env }) => {
+		const settings = { ...RECOMMENDED_SETTINGS, ...env };
+		log(`shift-start bursts in queue mode, n8n settings ${JSON.stringify(settings)}`);
+		return runBurstQueueScenario(sim, secret, { ...plan.burstQueue!, env: settings });
+	},
+};
 
-		const results: BenchResults = {
-			machine: {
-				date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
-				commit: `${git(['rev-parse', '--short', 'HEAD'])}${git(['status', '--porcelain', '--', 'nodes', 'credentials']) ? ' (with uncommitted node changes)' : ''}`,
-				cpu: os.cpus()[0]?.model ?? 'unknown CPU',
-				cores: os.cpus().length,
-				memoryGb: os.totalmem() / 2 ** 30,
-				kernel: os.release(),
-				benchNode: process.versions.node,
-				n8nNode: execFileSync(runtime.nodeBin, ['--version'], { encoding: 'utf8' })
-					.trim()
-					.replace(/^v/, ''),
-				n8nVersion: N8N_VERSION,
-				loadBefore,
-				loadAfter: os.loadavg(),
-				durationMin: (Date.now() - started) / 60_000,
-				quick: plan.quick,
-			},
-			settings: {
-				Runs: `${plan.runs} measured runs per variant after 1 warm-up run; medians with min–max`,
-				Isolation: plan.quick
-					? 'one n8n for everything (quick mode)'
-					: 'a fresh n8n for each report variant and save mode (memory is compared between processes in the same state); the size curve and the Report Trigger poll in one fresh n8n per variant; bulk actions and events each in one n8n with variants in turn',
-				Simulator: `in the bench process, seeded with ${plan.fichas.toLocaleString('en-US')} fichas and ${plan.calls.toLocaleString('en-US')} calls`,
-				'Saving execution data':
-					'`none` = successful executions not saved (workflow setting), `all` = n8n’s default',
-				Memory:
-					'sum over n8n’s process group of each process’s VmHWM, reset through /proc/<pid>/clear_refs before each run',
-				CPU: 'utime + stime of n8n’s main thread (/proc/<pid>/task/<pid>/stat), 10 ms resolution',
-			},
-			reports,
-			curve,
-			reportTrigger,
-			bulk,
-			events,
-			bursts,
-			...(burstQueue ? { burstQueue } : {}),
-		};
-		writeReport(results, outDir);
+/** How every section is measured, said once on the page. */
+function settingsOf(plan: Plan): Record<string, string> {
+	return {
+		Runs: `${plan.runs} measured runs per variant after 1 warm-up run; medians with min–max`,
+		Isolation: plan.quick
+			? 'one n8n for everything (quick mode)'
+			: 'a fresh n8n for each report variant and save mode (memory is compared between processes in the same state); the size curve and the Report Trigger poll in one fresh n8n per variant; bulk actions and events each in one n8n with variants in turn',
+		Simulator: `in the bench process, seeded with ${plan.fichas.toLocaleString('en-US')} fichas and ${plan.calls.toLocaleString('en-US')} calls`,
+		'Saving execution data':
+			'`none` = successful executions not saved (workflow setting), `all` = n8n’s default',
+		Memory:
+			'sum over n8n’s process group of each process’s VmHWM, reset through /proc/<pid>/clear_refs before each run',
+		CPU: 'utime + stime of n8n’s main thread (/proc/<pid>/task/<pid>/stat), 10 ms resolution',
+	};
+}
+
+/** The machine, n8n and duration of a section that started at `started`. */
+function machineOf(
+	runtime: N8nRuntime,
+	plan: Plan,
+	started: number,
+	loadBefore: number[],
+): Machine {
+	return {
+		date: new Date(started).toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
+		commit: `${git(['rev-parse', '--short', 'HEAD'])}${git(['status', '--porcelain', '--', 'nodes', 'credentials']) ? ' (with uncommitted node changes)' : ''}`,
+		cpu: os.cpus()[0]?.model ?? 'unknown CPU',
+		cores: os.cpus().length,
+		memoryGb: os.totalmem() / 2 ** 30,
+		kernel: os.release(),
+		benchNode: process.versions.node,
+		n8nNode: execFileSync(runtime.nodeBin, ['--version'], { encoding: 'utf8' })
+			.trim()
+			.replace(/^v/, ''),
+		n8nVersion: runtime.n8nVersion,
+		loadBefore,
+		loadAfter: os.loadavg(),
+		durationMin: (Date.now() - started) / 60_000,
+		quick: plan.quick,
+	};
+}
+
+async function main(): Promise<void> {
+	const { plan, outDir, build, only, env } = parseArgs(process.argv.slice(2));
+	// --render: rewrite the page from the saved sections (after a change of wording), measuring nothing.
+	if (process.argv.includes('--render')) {
+		writePage(outDir);
+		return;
+	}
+	const sections = only
+		? [only]
+		: SECTIONS.filter((name) => name !== 'burst-queue' || plan.burstQueue);
+	log(
+		`${plan.quick ? 'quick' : 'full'} run of ${sections.join(', ')}, load average ${os
+			.loadavg()
+			.map((v) => v.toFixed(2))
+			.join(' ')}`,
+	);
+	if (build) await run('npm', ['run', 'build'], { cwd: PROJECT_ROOT });
+	const runtime = await ensureRuntime();
+	const secret = `bench-secret-${randomUUID()}`;
+	const sim = await startSimulator({ fichas: plan.fichas, calls: plan.calls });
+	const traffic = new ServerTrafficCounter(Number(new URL(sim.baseUrl).port));
+	// Quick mode shares one n8n; the full run starts a fresh one wherever memory is compared.
+	const shared = plan.quick ? await startTarget(sim, secret) : undefined;
+	try {
+		for (const section of sections) {
+			const started = Date.now();
+			const loadBefore = os.loadavg();
+			log(`section ${section}`);
+			const result = await MEASURE[section]({ sim, traffic, plan, secret, env, shared });
+			const record = {
+				section,
+				machine: machineOf(runtime, plan, started, loadBefore),
+				settings: settingsOf(plan),
+				result,
+			} as SectionRecord;
+			log(`wrote ${writeSection(outDir, record)}`);
+			if (only) process.stdout.write(`${sectionMarkdown(record).join('\n')}\n`);
+			// After every section, so that an interrupted run keeps what it measured.
+			writePage(outDir);
+		}
 	} finally {
 		traffic.close();
 		await shared?.stop();
