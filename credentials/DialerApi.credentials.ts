@@ -85,6 +85,18 @@ export class DialerApi implements ICredentialType {
 				'servers with a self-signed certificate',
 		},
 		{
+			displayName: 'Dialer Timezone',
+			name: 'dialerTimezone',
+			type: 'string',
+			default: '',
+			placeholder: 'America/Sao_Paulo',
+			description:
+				"IANA timezone of the dialer server's clock, such as America/Sao_Paulo: the zone of the " +
+				'times its reports show (a ficha just filled shows the server clock; its administrator ' +
+				'knows the zone). Report periods (de/ate) are sent in it and the Dialer Report Trigger ' +
+				"reads row times in it. Leave empty to use the workflow's timezone.",
+		},
+		{
 			displayName: 'Webhook Secret',
 			name: 'webhookSecret',
 			type: 'string',

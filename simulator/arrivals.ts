@@ -6,6 +6,7 @@
 import { findAgent, findForm, findRoute } from './lookup';
 import type { CallRecord, Ficha, InboundCall, SeededData } from './model';
 import type { Random } from './random';
+import type { WallClock } from './time';
 import { classificationResults, hangupCodes } from './seed/catalog';
 import { makeCallUid, makeFicha, makeProtocol, makeWorkPicker, randomPhone } from './seed/history';
 import type { ArrivedRow, RowArrival } from './types';
@@ -36,6 +37,7 @@ export class RowArrivals {
 	constructor(
 		private readonly data: SeededData,
 		private readonly random: Random,
+		private readonly clock: WallClock,
 	) {
 		this.pickWork = makeWorkPicker({ random, ...data });
 	}
@@ -114,7 +116,7 @@ export class RowArrivals {
 		const call: CallRecord = {
 			id,
 			uid: makeCallUid(at, agent.ramal, id),
-			protocolo: makeProtocol(at, id),
+			protocolo: makeProtocol(at, id, this.clock),
 			horario: at,
 			tipo: classified ? 'Gerada' : (arrival.tipo ?? random.pick(['Gerada', 'Recebida'] as const)),
 			ramal: agent.ramal,

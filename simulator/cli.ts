@@ -19,6 +19,7 @@ const { values } = parseArgs({
 		'permission-mode': { type: 'string' },
 		envelope: { type: 'string' },
 		'ids-as-strings': { type: 'boolean' },
+		timezone: { type: 'string' },
 		webhook: { type: 'string', multiple: true },
 		'webhook-secret': { type: 'string' },
 		'shift-rate': { type: 'string' },
@@ -62,6 +63,7 @@ async function main() {
 		]),
 		envelope: oneOf<EnvelopeMode>('envelope', values.envelope, ['data', 'bare']),
 		idsAsStrings: values['ids-as-strings'],
+		timezone: values.timezone,
 	});
 	for (const url of values.webhook ?? [])
 		simulator.webhooks.register({ url, secret: values['webhook-secret'] });

@@ -15,6 +15,7 @@ import type { OperationContext } from './operations/context';
 import { Random } from './random';
 import { seedData } from './seed';
 import { ScriptedShift } from './shift';
+import { WallClock } from './time';
 import { selfSignedCertificate } from './tls';
 import type { DialerSimulator, RecordedRequest, SimulatorOptions } from './types';
 import { WebhookHub, contractTimeoutMs } from './webhooks';
@@ -32,8 +33,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Di
 	if (!/^[\w.-]+$/.test(pathSegment)) throw new Error(`Invalid path segment: ${pathSegment}`);
 	const token = options.token ?? 'sim-token-0123456789';
 	const seed = options.seed ?? 1;
+	const clock = new WallClock(options.timezone);
 
 	const data = seedData({
+		clock,
 		seed,
 		fichas: options.fichas ?? 300,
 		calls: options.calls ?? 300,
@@ -44,12 +47,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Di
 	const states = new AgentStates(data, random);
 	const shift = new ScriptedShift(data, states, hub, random);
 	const faults = new FaultInjector();
-	const arrivals = new RowArrivals(data, new Random(seed ^ 0x7a11));
+	const arrivals = new RowArrivals(data, new Random(seed ^ 0x7a11), clock);
 	const requests: RecordedRequest[] = [];
 	const urls = { baseUrl: '', apiUrl: '' };
 
 	const context: OperationContext = {
 		data,
+		clock,
 		envelope: options.envelope ?? 'data',
 		idsAsStrings: options.idsAsStrings ?? false,
 		permissionMode: options.permissionMode ?? 'off',

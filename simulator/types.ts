@@ -19,6 +19,11 @@ export interface SimulatorOptions {
 	idsAsStrings?: boolean;
 	/** Day the seeded history is anchored to (its local calendar date counts); default: the day of start. */
 	referenceDate?: Date;
+	/**
+	 * IANA zone of the dialer's wall clock: the times its reports write and the de/ate it reads.
+	 * Default: this process's zone.
+	 */
+	timezone?: string;
 	/** Webhook delivery timeout; the contract's 5000 ms unless a test needs it shorter. */
 	webhookTimeoutMs?: number;
 }

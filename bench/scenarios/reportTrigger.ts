@@ -16,7 +16,10 @@ import type { AddressInfo } from 'node:net';
 
 import { linearConnections, type NodeSpec } from '../../scripts/n8n/api';
 import { REPORT_TRIGGER_TYPE, sleep, usesCredential } from '../../scripts/n8n/dialer';
-import { formatIsoLocal } from '../../simulator/time';
+import { WallClock } from '../../simulator/time';
+
+// The in-process simulator's wall clock: this process's zone.
+const clock = new WallClock();
 import type { DialerSimulator } from '../../simulator/types';
 import { cpuTimes, groupMemory, resetPeaks } from '../lib/procfs';
 import { summarize, type Summary } from '../lib/stats';
@@ -175,7 +178,7 @@ async function measurePoll(
 
 function triggerWorkflow(target: Target, form: number, from: number, signals: DoneSignals) {
 	// ISO 8601 in the simulator's (this process's, the workflow's) local time.
-	const startFrom = formatIsoLocal(from).replace(' ', 'T');
+	const startFrom = clock.formatIsoLocal(from).replace(' ', 'T');
 	const trigger: NodeSpec = {
 		name: 'Dialer Report Trigger',
 		type: REPORT_TRIGGER_TYPE,

@@ -5,7 +5,10 @@
  * whose heap has already grown for another variant would hide part of the next one's cost.
  */
 import type { DialerSimulator } from '../../simulator/types';
-import { formatIsoLocal } from '../../simulator/time';
+import { WallClock } from '../../simulator/time';
+
+// The in-process simulator's wall clock: this process's zone.
+const clock = new WallClock();
 import { bareFetchRuns, type BareRequest } from '../lib/bareFetch';
 import { summarize, type Summary } from '../lib/stats';
 import { idleRssMb, log, timeRuns, withTarget, type RunSample, type Target } from '../lib/target';
@@ -54,7 +57,7 @@ export interface CurvePoint {
 }
 
 /** `YYYYMMDDhhmmss` in the simulator's (this process's) local time. */
-const compact = (epochMs: number) => formatIsoLocal(epochMs).replace(/\D/g, '');
+const compact = (epochMs: number) => clock.formatIsoLocal(epochMs).replace(/\D/g, '');
 
 /** The form with the most fichas and the period holding its latest `rows` fichas (or all). */
 export function fichaCase(sim: DialerSimulator, rows: number): ReportCase {

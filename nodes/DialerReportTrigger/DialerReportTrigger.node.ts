@@ -12,13 +12,8 @@ import {
 
 import { asNodeError } from '../Dialer/actions/router';
 import { dialerApiRequest, type ApiFields } from '../Dialer/transport/request';
-import {
-	pollReport,
-	startState,
-	wallClockRange,
-	type CursorState,
-	type ReadWindow,
-} from './cursor';
+import { pollReport, startState, type CursorState, type ReadWindow } from './cursor';
+import { checkClock, readingAhead, testEventWarnings } from './clockCheck';
 import { eventProperties, REPORT_EVENTS, type ReportEvent } from './events';
 import { rowIdentifier } from './rowIdentity';
 import {
@@ -105,7 +100,7 @@ export class DialerReportTrigger implements INodeType {
 		let fields: ApiFields;
 		try {
 			event = eventOf(this);
-			settings = readSettings(this);
+			settings = await readSettings(this);
 			fields = await event.source.fields(singleItem(this), 0);
 		} catch (error) {
 			throw asNodeError(this, error);
@@ -121,13 +116,18 @@ export class DialerReportTrigger implements INodeType {
 		const identify = rowIdentifier(event.identity, settings.zone);
 
 		if (this.getMode() === 'manual') {
-			// "Fetch Test Event": the latest rows, the stored state left as it is.
+			// "Fetch Test Event": the latest rows, the stored state left as it is. Each look-back also
+			// reads a day ahead, where only a dialer clock ahead of n8n's puts rows.
 			for (const lookback of TEST_LOOKBACKS_MS) {
-				const rows = await readRows(wallClockRange(now - lookback, now, settings.zone));
+				const rows = await readRows(readingAhead(now - lookback, now, settings.zone));
 				if (rows.length === 0) continue;
-				const latest = rows
-					.map((row, index) => ({ row, time: identify(row).time ?? 0, index }))
-					.sort((a, b) => a.time - b.time || a.index - b.index)
+				const dated = rows.map((row, index) => ({ row, time: identify(row).time, index }));
+				const times = dated.map(({ time }) => time);
+				for (const warning of testEventWarnings(times, now, settings, TEST_LOOKBACKS_MS[0])) {
+					this.logger.warn(warning, { node: this.getNode().name });
+				}
+				const latest = dated
+					.sort((a, b) => (a.time ?? 0) - (b.time ?? 0) || a.index - b.index)
 					.slice(-TEST_SAMPLE_ROWS);
 				return [latest.map(({ row }) => ({ json: row }))];
 			}
@@ -151,9 +151,15 @@ export class DialerReportTrigger implements INodeType {
 				isCursorState(stored) && stored.scope === scope
 					? stored
 					: startState(scope, settings.startFrom ?? now - settings.overlapMs);
+			const checked = await checkClock(staticData, scope, now, settings, async (read) =>
+				(await readRows(read)).map((row) => identify(row).time),
+			);
 			const result = await pollReport(state, now, settings, readRows, identify);
 			// Only a poll that read everything it meant to gets here: a failed one moves nothing.
 			staticData.reportCursor = result.state as unknown as IDataObject;
+			for (const warning of checked(result.state.cursor)) {
+				this.logger.warn(warning, { node: this.getNode().name });
+			}
 			return result.emit.length > 0 ? [result.emit.map((json) => ({ json }))] : null;
 		} finally {
 			pollsUnderWay.delete(staticData);

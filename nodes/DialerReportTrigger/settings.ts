@@ -1,6 +1,7 @@
 import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
 import type { ItemParameters } from '../Dialer/actions/shared/itemParameters';
+import { dialerTimezone } from '../Dialer/helpers/dialerTimezone';
 import { parseDateTime, ParameterError } from '../Dialer/helpers/parameters';
 import type { CursorSettings } from './cursor';
 import { REPORT_EVENTS, type ReportEvent } from './events';
@@ -44,9 +45,9 @@ export const triggerOptions: INodeProperties = {
 			type: 'dateTime',
 			default: '',
 			description:
-				"Emit the rows from this moment on (in the workflow's timezone) instead of those from " +
-				'the Overlap Window before the activation on. Changing it starts over from the new ' +
-				'moment.',
+				"Emit the rows from this moment on (on the dialer's clock unless it carries an offset) " +
+				'instead of those from the Overlap Window before the activation on. Changing it starts ' +
+				'over from the new moment.',
 		},
 	],
 };
@@ -91,8 +92,8 @@ export interface TriggerSettings extends CursorSettings {
 	startFrom?: number;
 }
 
-export function readSettings(context: IPollFunctions): TriggerSettings {
-	const zone = context.getTimezone();
+export async function readSettings(context: IPollFunctions): Promise<TriggerSettings> {
+	const zone = await dialerTimezone(context);
 	const options = context.getNodeParameter('options', {}) as IDataObject;
 	const overlapMinutes = wholeOption(
 		options.overlapWindow,

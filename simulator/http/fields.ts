@@ -1,6 +1,6 @@
 /** Reading and validating the form fields of one request; every failure is a 400. */
 import { invalidRequest } from '../errors';
-import { parseCompactDateTime } from '../time';
+import type { WallClock } from '../time';
 
 export interface DateRange {
 	de: number;
@@ -8,7 +8,10 @@ export interface DateRange {
 }
 
 export class FieldReader {
-	constructor(private readonly fields: Record<string, string>) {}
+	constructor(
+		private readonly fields: Record<string, string>,
+		private readonly clock: WallClock,
+	) {}
 
 	/** Trimmed value; blank counts as absent. */
 	optional(name: string): string | undefined {
@@ -44,7 +47,7 @@ export class FieldReader {
 	dateTime(name: string, required: boolean): number | undefined {
 		const value = required ? this.required(name) : this.optional(name);
 		if (value === undefined) return undefined;
-		const instant = parseCompactDateTime(value);
+		const instant = this.clock.parseCompactDateTime(value);
 		if (instant === undefined)
 			throw invalidRequest(`Data inválida em ${name}: ${value} (formato YYYYMMDDhhmmss)`);
 		return instant;

@@ -60,7 +60,7 @@ export function createRequestListener(deps: PipelineDependencies) {
 		if (mediaType(req) !== formMediaType)
 			return errorReply(`Content-Type não suportado; use ${formMediaType}`, 415);
 		try {
-			return operations[operation](new FieldReader(fields), deps.context);
+			return operations[operation](new FieldReader(fields, deps.context.clock), deps.context);
 		} catch (error) {
 			if (error instanceof ApiError) return errorReply(error.message, error.httpStatus);
 			console.error(error);

@@ -3,10 +3,13 @@ import type { AgentStates } from '../agent-states';
 import type { FieldReader } from '../http/fields';
 import { jsonReply, type Reply } from '../http/replies';
 import type { SeededData } from '../model';
+import type { WallClock } from '../time';
 import type { AgentEvent, EnvelopeMode, PermissionMode } from '../types';
 
 export interface OperationContext {
 	data: SeededData;
+	/** The dialer's wall clock: report times and de/ate. */
+	clock: WallClock;
 	envelope: EnvelopeMode;
 	idsAsStrings: boolean;
 	permissionMode: PermissionMode;

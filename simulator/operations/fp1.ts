@@ -7,7 +7,6 @@ import { toCsv } from '../csv';
 import { findAgent, findBatch, findForm, findOperation, findQueue, findTeam } from '../lookup';
 import type { Ficha, Form, SeededData } from '../model';
 import { sameName, toSnakeKey } from '../text';
-import { formatBrazilianDateTime } from '../time';
 import { indexById, type OperationContext, type OperationHandler } from './context';
 import { filterId, passes } from './filters';
 
@@ -135,7 +134,7 @@ export const getFP1: OperationHandler = (fields, context) => {
 				data.prospects[ficha.prospect].nome.toLocaleLowerCase('pt-BR').includes(prospectName)) &&
 			(!permitted || permitted(ficha)),
 	);
-	const table = fichaTable(data, form, selected);
+	const table = fichaTable(context, form, selected);
 	return format === 'csv' ? csvReply(table) : jsonRows(table);
 };
 
@@ -145,7 +144,8 @@ interface Column {
 }
 
 /** Columns and string cells of the report, shared by both formats. */
-function fichaTable(data: SeededData, form: Form | undefined, fichas: Ficha[]) {
+function fichaTable(context: OperationContext, form: Form | undefined, fichas: Ficha[]) {
+	const { data } = context;
 	const columns: Column[] = [
 		...fixedColumns.map(([key, label]) => ({ key, label })),
 		...data.customFields.map((field) => ({
@@ -164,7 +164,7 @@ function fichaTable(data: SeededData, form: Form | undefined, fichas: Ficha[]) {
 		const prospect = data.prospects[ficha.prospect];
 		return [
 			String(ficha.id),
-			formatBrazilianDateTime(ficha.data),
+			context.clock.formatBrazilianDateTime(ficha.data),
 			ficha.status,
 			agents.get(ficha.agentId)?.login ?? '',
 			teams.get(ficha.teamId)?.nome ?? '',

@@ -14,12 +14,7 @@ import {
 import type { CallRecord } from '../model';
 import { extensionTypes } from '../seed/catalog';
 import { formatPhone } from '../text';
-import {
-	formatBrazilianDateTime,
-	formatBrazilianMinute,
-	formatDuration,
-	formatIsoLocal,
-} from '../time';
+import { formatDuration } from '../time';
 import { indexById, present, type OperationHandler } from './context';
 import { filterId, passes } from './filters';
 
@@ -53,7 +48,7 @@ export const getRQ4: OperationHandler = (fields, context) => {
 		.map((call) => {
 			const prospect = data.prospects[call.prospect];
 			return {
-				datahora: formatBrazilianDateTime(call.horario),
+				datahora: context.clock.formatBrazilianDateTime(call.horario),
 				agente: agents.get(call.agentId)?.nome ?? '',
 				fila: queues.get(call.filaId)?.descricao ?? '',
 				lote: batches.get(call.loteId)?.descricao ?? '',
@@ -67,7 +62,9 @@ export const getRQ4: OperationHandler = (fields, context) => {
 				arquivo: context.recordingUrl(call.uid),
 				protocolo: call.protocolo,
 				data_agendamento:
-					call.dataAgendamento === undefined ? '' : formatBrazilianDateTime(call.dataAgendamento),
+					call.dataAgendamento === undefined
+						? ''
+						: context.clock.formatBrazilianDateTime(call.dataAgendamento),
 			};
 		});
 	return present(context, rows);
@@ -110,7 +107,7 @@ export const getHC2: OperationHandler = (fields, context) => {
 				(!wantedType || call.tipo === wantedType),
 		)
 		.map((call) => ({
-			horario: formatIsoLocal(call.horario),
+			horario: context.clock.formatIsoLocal(call.horario),
 			tipo: call.tipo,
 			numero: phone(call.numero),
 			duracao_segundos: call.duracaoSegundos,
@@ -120,8 +117,8 @@ export const getHC2: OperationHandler = (fields, context) => {
 		}));
 	return present(context, {
 		ramal_agente: label,
-		de: formatBrazilianMinute(range.de),
-		ate: formatBrazilianMinute(range.ate),
+		de: context.clock.formatBrazilianMinute(range.de),
+		ate: context.clock.formatBrazilianMinute(range.ate),
 		total: chamadas.length,
 		chamadas,
 	});
@@ -149,7 +146,7 @@ export const getRE2: OperationHandler = (fields, context) => {
 		.map((call) => {
 			const route = routes.get(call.rotaId)!;
 			return {
-				data_hora: formatBrazilianDateTime(call.dataHora),
+				data_hora: context.clock.formatBrazilianDateTime(call.dataHora),
 				origem: phone(call.origem),
 				roteamento: route.descricao,
 				prospect: call.prospectExistente ? 'Existente' : 'Novo',

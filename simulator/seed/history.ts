@@ -16,7 +16,7 @@ import type {
 	Team,
 } from '../model';
 import type { Random } from '../random';
-import { localMidnight } from '../time';
+import type { WallClock } from '../time';
 import { areaCodes, classificationResults, fichaStatuses, hangupCodes } from './catalog';
 
 const historyDays = 60;
@@ -26,6 +26,7 @@ const businessDaySeconds = 12 * 3600;
 export interface HistoryContext {
 	random: Random;
 	referenceDay: Date;
+	clock: WallClock;
 	agents: Agent[];
 	teams: Team[];
 	queues: Queue[];
@@ -35,10 +36,10 @@ export interface HistoryContext {
 
 /** Sorted instants between 08:00 and 20:00 on the days before the reference day. */
 function businessInstants(context: HistoryContext, count: number): number[] {
-	const { random, referenceDay } = context;
+	const { random, referenceDay, clock } = context;
 	const instants = new Float64Array(count);
 	for (let i = 0; i < count; i++) {
-		const dayStart = localMidnight(referenceDay, -random.int(1, historyDays));
+		const dayStart = clock.midnight(referenceDay.getTime(), -random.int(1, historyDays));
 		instants[i] =
 			dayStart + (businessDayStartSeconds + random.int(0, businessDaySeconds - 1)) * 1000;
 	}
@@ -115,10 +116,8 @@ export function makeCallUid(epochMs: number, ramal: string, sequence: number): s
 	return `${Math.floor(epochMs / 1000)}-${ramal}-${String(sequence).padStart(6, '0')}`;
 }
 
-export function makeProtocol(epochMs: number, sequence: number): string {
-	const d = new Date(epochMs);
-	const day = `${d.getFullYear()}${String(d.getMonth() + 1).padStart(2, '0')}${String(d.getDate()).padStart(2, '0')}`;
-	return `${day}${String(sequence).padStart(7, '0')}`;
+export function makeProtocol(epochMs: number, sequence: number, clock: WallClock): string {
+	return `${clock.compactDay(epochMs)}${String(sequence).padStart(7, '0')}`;
 }
 
 export function randomPhone(random: Random): { ddd: string; numero: string } {
@@ -146,7 +145,7 @@ export function makeCalls(
 		const call: CallRecord = {
 			id,
 			uid: makeCallUid(horario, agent.ramal, id),
-			protocolo: makeProtocol(horario, id),
+			protocolo: makeProtocol(horario, id, context.clock),
 			horario,
 			tipo,
 			ramal: agent.ramal,

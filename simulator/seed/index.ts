@@ -11,7 +11,7 @@ import type {
 	Team,
 } from '../model';
 import { Random } from '../random';
-import { isoDay } from '../time';
+import { WallClock } from '../time';
 import {
 	audioNames,
 	batchSuffixes,
@@ -37,6 +37,8 @@ export interface SeedOptions {
 	fichas: number;
 	calls: number;
 	referenceDate: Date;
+	/** The dialer's wall clock: history days and business hours are its (default: this process's). */
+	clock?: WallClock;
 }
 
 const agentCount = 32;
@@ -50,6 +52,7 @@ const seededQueueConfig = {
 };
 
 export function seedData(options: SeedOptions): SeededData {
+	const clock = options.clock ?? new WallClock();
 	const faker = new Faker({ locale: [pt_BR, en, base], seed: options.seed });
 	// A separate stream for bulk rows, so changing a count does not reshuffle the names.
 	const random = new Random(options.seed ^ 0x5eed);
@@ -129,6 +132,7 @@ export function seedData(options: SeedOptions): SeededData {
 	const context: HistoryContext = {
 		random,
 		referenceDay: options.referenceDate,
+		clock,
 		agents,
 		teams,
 		queues,
@@ -143,7 +147,7 @@ export function seedData(options: SeedOptions): SeededData {
 		if (agent.estado === 'paused') agent.pausaId = pauses[agent.id % pauses.length].id;
 
 	return {
-		referenceDay: isoDay(options.referenceDate),
+		referenceDay: clock.isoDay(options.referenceDate.getTime()),
 		operations,
 		teams,
 		agents,

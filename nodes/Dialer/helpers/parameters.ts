@@ -107,10 +107,7 @@ export interface DateRange {
 	end: DateTime;
 }
 
-/**
- * The API's date-time form: 14 digits, local time of the dialer (taken as the workflow's
- * timezone).
- */
+/** The API's date-time form: 14 digits, wall-clock time of the dialer's zone. */
 export const API_DATE_TIME_FORMAT = 'yyyyMMddHHmmss';
 
 export function toApiDateTime(value: DateTime): string {

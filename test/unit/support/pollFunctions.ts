@@ -17,6 +17,8 @@ export interface FakePollOptions {
 	/** The node's static data, kept across polls as n8n keeps it. */
 	staticData?: IDataObject;
 	credentials?: Partial<ICredentialDataDecryptedObject>;
+	/** Receives what the node logs as warnings. */
+	warnings?: string[];
 }
 
 /**
@@ -48,6 +50,7 @@ export function fakePollFunctions(options: FakePollOptions): IPollFunctions {
 
 	const context = {
 		getNode: () => node,
+		logger: { warn: (message: string) => options.warnings?.push(message) },
 		getMode: () => options.mode ?? 'trigger',
 		getTimezone: () => options.timezone ?? 'America/Sao_Paulo',
 		getWorkflowStaticData: () => staticData,

@@ -215,7 +215,7 @@ export async function execute(
 	const selection: ApiFields =
 		selectBy === 'fichaIds'
 			? { fichaId: parseFichaIds(this.getNodeParameter('fichaIds', itemIndex)) }
-			: { form: readForm(this, itemIndex), ...readPeriod.call(this, itemIndex) };
+			: { form: readForm(this, itemIndex), ...(await readPeriod.call(this, itemIndex)) };
 	const fields: ApiFields = { ...selection, ...(await commonFields(this, itemIndex, output)) };
 
 	if (output === 'items') {

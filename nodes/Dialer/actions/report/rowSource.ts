@@ -30,7 +30,10 @@ export async function reportItems(
 	itemIndex: number,
 	source: ReportRowSource,
 ): Promise<INodeExecutionData[]> {
-	const fields = { ...readPeriod.call(this, itemIndex), ...(await source.fields(this, itemIndex)) };
+	const fields = {
+		...(await readPeriod.call(this, itemIndex)),
+		...(await source.fields(this, itemIndex)),
+	};
 	const answer = await dialerApiRequest.call(this, source.endpoint, fields, itemIndex);
 	return limitedItems.call(this, itemIndex, source.rows(answer));
 }

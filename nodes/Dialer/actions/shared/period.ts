@@ -9,13 +9,14 @@ import {
 	presetRange,
 	toApiDateTime,
 } from '../../helpers/parameters';
+import { dialerTimezone } from '../../helpers/dialerTimezone';
 
 const periodOptions: INodePropertyOptions[] = [
 	{ name: 'Custom', value: 'custom', description: 'A start and end of your choice' },
 	...Object.entries(PERIOD_PRESETS).map(([value, preset]) => ({ value, ...preset })),
 ].sort((a, b) => a.name.localeCompare(b.name));
 
-/** Report range: a preset or a custom start and end, in the workflow's timezone. */
+/** Report range: a preset or a custom start and end, on the dialer's clock. */
 export const periodProperties: INodeProperties[] = [
 	{
 		displayName: 'Period',
@@ -24,8 +25,8 @@ export const periodProperties: INodeProperties[] = [
 		default: 'yesterday',
 		options: periodOptions,
 		description:
-			"Time range of the report, in the workflow's timezone (Settings > Timezone). Sent to the " +
-			'dialer as de/ate in YYYYMMDDhhmmss.',
+			"Time range of the report, in whole days of the dialer's clock: the credential's Dialer " +
+			"Timezone, or the workflow's when that is empty. Sent as de/ate in YYYYMMDDhhmmss.",
 	},
 	{
 		displayName: 'Start',
@@ -35,8 +36,9 @@ export const periodProperties: INodeProperties[] = [
 		required: true,
 		displayOptions: { show: { period: ['custom'] } },
 		description:
-			"First moment of the range (inclusive), in the workflow's timezone. Accepts the date " +
-			'picker, ISO 8601 text (2026-11-21T08:00:00) or 14 digits (20261121080000).',
+			"First moment of the range (inclusive), on the dialer's clock unless it carries an offset. " +
+			'Accepts the date picker, ISO 8601 text (2026-11-21T08:00:00) or 14 digits ' +
+			'(20261121080000).',
 	},
 	{
 		displayName: 'End',
@@ -51,12 +53,12 @@ export const periodProperties: INodeProperties[] = [
 	},
 ];
 
-/** The report range as the API's `de` and `ate` fields. */
-export function readPeriod(
+/** The report range as the API's `de` and `ate` fields, in the dialer's zone. */
+export async function readPeriod(
 	this: IExecuteFunctions,
 	itemIndex: number,
-): { de: string; ate: string } {
-	const zone = this.getTimezone();
+): Promise<{ de: string; ate: string }> {
+	const zone = await dialerTimezone(this);
 	const period = this.getNodeParameter('period', itemIndex);
 	let range;
 	if (period === 'custom') {

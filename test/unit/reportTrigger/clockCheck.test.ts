@@ -1,0 +1,153 @@
+/**
+ * The Report Trigger's clock check: rows dated ahead of now, or appearing dated before anything a
+ * poll still reads, mean the dialer's clock or zone is not the one configured. Checked against a
+ * simulated dialer that writes a row a minute on its own wall clock and filters reads by text.
+ */
+import fc from 'fast-check';
+import { DateTime } from 'luxon';
+
+import {
+	CHECK_INTERVAL_MS,
+	checkClock,
+	judgeClock,
+	testEventWarnings,
+} from '../../../nodes/DialerReportTrigger/clockCheck';
+import type { ReadWindow } from '../../../nodes/DialerReportTrigger/cursor';
+import { rowTime } from '../../../nodes/DialerReportTrigger/rowIdentity';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const settings = (zone: string) => ({ zone, overlapMs: 10 * MINUTE });
+const NOW = Date.UTC(2026, 10, 21, 15, 0, 0);
+
+describe('one check', () => {
+	const window: ReadWindow = { from: NOW - 26 * HOUR, to: NOW + 26 * HOUR, de: '', ate: '' };
+
+	it('is quiet for rows up to the Overlap Window ahead of now', () => {
+		const times = [NOW - HOUR, NOW, NOW + 9 * MINUTE, undefined];
+		expect(judgeClock(times, window, undefined, NOW, settings('UTC')).warnings).toEqual([]);
+	});
+
+	it('warns of rows dated further ahead: they come that much late', () => {
+		const { warnings } = judgeClock([NOW, NOW + 2 * HOUR], window, undefined, NOW, settings('UTC'));
+		expect(warnings).toEqual([
+			expect.stringMatching(/^Rows are dated up to 2 h 0 min ahead of now .* read in UTC/),
+		]);
+	});
+
+	it('warns of rows that appeared dated before anything a poll still reads: they are lost', () => {
+		const memory = { at: NOW - 15 * MINUTE, newest: NOW - 3 * HOUR, readFrom: NOW - 25 * MINUTE };
+		const times = [NOW - 4 * HOUR, NOW - 2 * HOUR - 45 * MINUTE, NOW - 20 * MINUTE];
+		const { warnings } = judgeClock(times, window, memory, NOW, settings('America/Sao_Paulo'));
+		expect(warnings).toEqual([
+			expect.stringMatching(/^1 rows appeared dated up to 2 h 45 min before now .* not emitted/),
+		]);
+	});
+
+	it('Fetch Test Event names how old the newest row is when the last hour had none', () => {
+		const warnings = testEventWarnings(
+			[NOW - 5 * HOUR, NOW - 3 * HOUR],
+			NOW,
+			settings('UTC'),
+			HOUR,
+		);
+		expect(warnings).toEqual([expect.stringMatching(/^The newest row is dated 3 h 0 min before/)]);
+		expect(testEventWarnings([NOW - 30 * MINUTE], NOW, settings('UTC'), HOUR)).toEqual([]);
+	});
+});
+
+/** A dialer writing a row every minute on the wall clock of `zone`, read by wall-clock text. */
+function dialer(zone: string, from: number, to: number, clockBehindMs = 0) {
+	const texts: string[] = [];
+	for (let at = from; at <= to; at += MINUTE) {
+		texts.push(DateTime.fromMillis(at - clockBehindMs, { zone }).toFormat('yyyy-MM-dd HH:mm:ss'));
+	}
+	const digits = (text: string) => text.replace(/\D/g, '');
+	return {
+		/** The rows written by `now`, inside the read's de/ate, their times read in `readZone`. */
+		read(read: ReadWindow, now: number, readZone: string) {
+			const written = texts.slice(0, Math.floor((now - from) / MINUTE) + 1);
+			return written
+				.filter((text) => digits(text) >= read.de && digits(text) <= read.ate)
+				.map((text) => rowTime(text, readZone));
+		},
+	};
+}
+
+/** Polls every 15 minutes for 3 hours from `start`; the warnings of each check, in order. */
+async function checksOver(dialerZone: string, triggerZone: string, start: number, behindMs = 0) {
+	const polls = 13;
+	const sim = dialer(dialerZone, start - 30 * HOUR, start + polls * CHECK_INTERVAL_MS, behindMs);
+	const trigger = {};
+	const warnings: string[][] = [];
+	for (let poll = 0; poll < polls; poll++) {
+		const now = start + poll * CHECK_INTERVAL_MS;
+		const done = await checkClock(trigger, 'scope', now, settings(triggerZone), async (read) =>
+			sim.read(read, now, triggerZone),
+		);
+		warnings.push(done(now));
+	}
+	return warnings;
+}
+
+const ZONES = [
+	'UTC',
+	'America/Sao_Paulo',
+	'America/New_York',
+	'America/Santiago',
+	'Europe/Berlin',
+	'Asia/Kolkata',
+	'Australia/Sydney',
+	'Australia/Lord_Howe',
+	'Pacific/Auckland',
+];
+
+/** Instants over 2026, with the clock changes of the zones above among them. */
+const starts = fc.oneof(
+	fc.integer({ min: Date.UTC(2026, 0, 1), max: Date.UTC(2026, 11, 31) }),
+	fc.constantFrom(
+		Date.UTC(2026, 2, 8, 5), // New York, forward
+		Date.UTC(2026, 2, 29, 0), // Berlin, forward
+		Date.UTC(2026, 3, 4, 1), // Santiago, Sydney, Auckland, back
+		Date.UTC(2026, 9, 25, 0), // Berlin, back
+		Date.UTC(2026, 10, 1, 4), // New York, back
+	),
+);
+
+describe('checks over hours of polling', () => {
+	it('never warn when the trigger reads in the dialer zone, across clock changes', async () => {
+		await fc.assert(
+			fc.asyncProperty(fc.constantFrom(...ZONES), starts, async (zone, start) => {
+				expect((await checksOver(zone, zone, start)).flat()).toEqual([]);
+			}),
+			{ numRuns: 40 },
+		);
+	});
+
+	it('warn by the second check when the zone read in is wrong by more than half an hour', async () => {
+		await fc.assert(
+			fc.asyncProperty(
+				fc.constantFrom(...ZONES),
+				fc.constantFrom(...ZONES),
+				starts,
+				async (dialerZone, triggerZone, start) => {
+					const gaps = [start, start + 3 * HOUR].map(
+						(at) =>
+							DateTime.fromMillis(at, { zone: dialerZone }).offset -
+							DateTime.fromMillis(at, { zone: triggerZone }).offset,
+					);
+					fc.pre(gaps.every((gap) => Math.abs(gap) >= 30));
+					const warnings = await checksOver(dialerZone, triggerZone, start);
+					expect(warnings.slice(0, 3).flat()).not.toEqual([]);
+				},
+			),
+			{ numRuns: 60 },
+		);
+	});
+
+	it('warn when the dialer clock is behind by more than the Overlap Window and a check', async () => {
+		const warnings = await checksOver('America/Sao_Paulo', 'America/Sao_Paulo', NOW, 40 * MINUTE);
+		expect(warnings[1]).toEqual([]);
+		expect(warnings[2]).toEqual([expect.stringMatching(/rows appeared dated .* not emitted/)]);
+	});
+});
