@@ -9,23 +9,7 @@ import { dialerTimezone, zoneOrFallback } from '../../../nodes/Dialer/helpers/di
 import { ParameterError } from '../../../nodes/Dialer/helpers/parameters';
 import { router } from '../../../nodes/Dialer/actions/router';
 import { fakeExecuteFunctions, runNode, TEST_CREDENTIALS } from '../support/executeFunctions';
-
-/** Zones with and without daylight saving time, both hemispheres, half and quarter hours. */
-const ZONES = [
-	'UTC',
-	'America/Sao_Paulo',
-	'America/New_York',
-	'America/Santiago',
-	'Europe/Berlin',
-	'Asia/Kolkata',
-	'Asia/Kathmandu',
-	'Asia/Tokyo',
-	'Australia/Sydney',
-	'Australia/Lord_Howe',
-	'Pacific/Auckland',
-	'Pacific/Honolulu',
-	'Pacific/Kiritimati',
-];
+import { TEST_ZONES } from '../support/zones';
 
 describe('Dialer Timezone in the credential', () => {
 	it('empty or missing means the workflow timezone, so nothing changes for those who set it', () => {
@@ -37,7 +21,7 @@ describe('Dialer Timezone in the credential', () => {
 	it('takes any IANA zone, trimmed', () => {
 		expect(zoneOrFallback(' America/Sao_Paulo ', 'UTC')).toBe('America/Sao_Paulo');
 		expect(zoneOrFallback('utc', 'Asia/Tokyo')).toBe('utc');
-		for (const zone of [...ZONES, ...Intl.supportedValuesOf('timeZone')]) {
+		for (const zone of [...TEST_ZONES, ...Intl.supportedValuesOf('timeZone')]) {
 			expect(zoneOrFallback(zone, 'UTC')).toBe(zone);
 		}
 	});
@@ -89,8 +73,8 @@ describe('report periods on the dialer clock', () => {
 	it('Yesterday is the day before today on the dialer calendar, whatever the workflow zone', async () => {
 		await fc.assert(
 			fc.asyncProperty(
-				fc.constantFrom(...ZONES),
-				fc.constantFrom(...ZONES),
+				fc.constantFrom(...TEST_ZONES),
+				fc.constantFrom(...TEST_ZONES),
 				async (dialerZone, workflowZone) => {
 					const before = DateTime.now().setZone(dialerZone);
 					const [de, ate] = await sent({ period: 'yesterday' }, dialerZone, workflowZone);

@@ -14,6 +14,7 @@ import {
 } from '../../../nodes/DialerReportTrigger/clockCheck';
 import type { ReadWindow } from '../../../nodes/DialerReportTrigger/cursor';
 import { rowTime } from '../../../nodes/DialerReportTrigger/rowIdentity';
+import { TEST_ZONES } from '../support/zones';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -90,18 +91,6 @@ async function checksOver(dialerZone: string, triggerZone: string, start: number
 	return warnings;
 }
 
-const ZONES = [
-	'UTC',
-	'America/Sao_Paulo',
-	'America/New_York',
-	'America/Santiago',
-	'Europe/Berlin',
-	'Asia/Kolkata',
-	'Australia/Sydney',
-	'Australia/Lord_Howe',
-	'Pacific/Auckland',
-];
-
 /** Instants over 2026, with the clock changes of the zones above among them. */
 const starts = fc.oneof(
 	fc.integer({ min: Date.UTC(2026, 0, 1), max: Date.UTC(2026, 11, 31) }),
@@ -117,7 +106,7 @@ const starts = fc.oneof(
 describe('checks over hours of polling', () => {
 	it('never warn when the trigger reads in the dialer zone, across clock changes', async () => {
 		await fc.assert(
-			fc.asyncProperty(fc.constantFrom(...ZONES), starts, async (zone, start) => {
+			fc.asyncProperty(fc.constantFrom(...TEST_ZONES), starts, async (zone, start) => {
 				expect((await checksOver(zone, zone, start)).flat()).toEqual([]);
 			}),
 			{ numRuns: 40 },
@@ -127,8 +116,8 @@ describe('checks over hours of polling', () => {
 	it('warn by the second check when the zone read in is wrong by more than half an hour', async () => {
 		await fc.assert(
 			fc.asyncProperty(
-				fc.constantFrom(...ZONES),
-				fc.constantFrom(...ZONES),
+				fc.constantFrom(...TEST_ZONES),
+				fc.constantFrom(...TEST_ZONES),
 				starts,
 				async (dialerZone, triggerZone, start) => {
 					const gaps = [start, start + 3 * HOUR].map(
