@@ -41,6 +41,7 @@ module.exports = {
 				'<rootDir>/test/e2e/dialer-faults.test.ts',
 				'<rootDir>/test/e2e/report-trigger.test.ts',
 				'<rootDir>/test/e2e/report-trigger-events.test.ts',
+				'<rootDir>/test/e2e/report-trigger-timezone.test.ts',
 				'<rootDir>/test/e2e/supervision.test.ts',
 			],
 			globals: { n8nVersion: '1', n8nEnv: { DB_SQLITE_POOL_SIZE: '3' } },

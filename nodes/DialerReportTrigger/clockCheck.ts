@@ -4,7 +4,8 @@
  * clock that is off, breaks that silently: ahead, rows come hours late; behind, every poll asks for
  * the dialer's future and nothing ever comes. Each check reads the report once, from the newest
  * row the last check saw (a day back the first time) to a day ahead, and compares row times with
- * now. Nothing here reads a clock or the network.
+ * now. Nothing here reads a clock or the network; the last check of each active trigger is kept
+ * here, in memory.
  */
 import { DateTime } from 'luxon';
 
@@ -47,7 +48,9 @@ export function checkWindow(
 
 function newestOf(times: Array<number | undefined>): number | undefined {
 	let newest: number | undefined;
-	for (const time of times) if (time !== undefined && !(time <= newest!)) newest = time;
+	for (const time of times) {
+		if (time !== undefined && (newest === undefined || time > newest)) newest = time;
+	}
 	return newest;
 }
 
@@ -90,7 +93,8 @@ export function judgeClock(
 		if (late.length > 0) {
 			const oldest = late.reduce((a, b) => Math.min(a, b));
 			warnings.push(
-				`${late.length} rows appeared dated up to ${duration(now - oldest)} ` +
+				`${late.length} ${late.length === 1 ? 'row' : 'rows'} appeared dated up to ` +
+					`${duration(now - oldest)} ` +
 					`before now on the dialer's clock read in ${zone}, earlier than any poll still ` +
 					`reads: they are not emitted. The dialer's clock or timezone is behind n8n's, or ` +
 					`it writes rows later than the Overlap Window. ${FIX} Or widen Overlap Window.`,
