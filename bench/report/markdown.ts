@@ -260,6 +260,15 @@ export function burstSection(burst: BurstResult): string[] {
 			return `| Dialer Trigger tail ratio ≤ 1.25× at ${level} in flight | ${x(tail.tailRatio.median)} | ${verdict(tail.tailRatio.median <= 1.25)} |`;
 		}),
 		`| Dialer Trigger loses nothing at any level | first loss: ${first(burst.firstLoss.trigger)} | ${verdict(burst.firstLoss.trigger === null)} |`,
+		...burst.levels.map((level) => {
+			const lostPerRun = (variant: string) =>
+				burst.points
+					.find((p) => p.variant === variant && p.inFlight === level)!
+					.runs.map((run) => run.failed);
+			const [trigger, generic] = [lostPerRun('trigger'), lostPerRun('generic')];
+			const ok = trigger.every((lost, run) => lost <= generic[run]);
+			return `| Dialer Trigger loses no more than Webhook + IF in the same run, ${level} in flight | ${trigger.join(', ')} against ${generic.join(', ')} | ${verdict(ok)} |`;
+		}),
 		...burst.points
 			.filter((p) => p.variant === 'trigger' && p.inFlight === 150)
 			.map(
