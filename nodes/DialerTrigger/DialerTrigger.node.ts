@@ -64,6 +64,19 @@ export class DialerTrigger implements INodeType {
 				default: '',
 			},
 			{
+				// n8n's defaults build an expression isolate for every call to a community trigger before
+				// its code runs; nothing in the node avoids that (README, Capacity), so users must be told.
+				displayName:
+					'When many agents act at once (shift start, breaks), set ' +
+					'N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true on the n8n that serves this URL ' +
+					"(in queue mode, on every webhook processor). With n8n's default settings, 150 " +
+					'deliveries at once already lose events: the dialer gives up after 5 seconds and never ' +
+					'sends them again.',
+				name: 'burstNotice',
+				type: 'notice',
+				default: '',
+			},
+			{
 				displayName: 'Events',
 				name: 'events',
 				type: 'multiOptions',

@@ -38,6 +38,14 @@ describe('what users see of the Dialer Trigger', () => {
 		expect(notice.displayName).toMatch(/Test URL only works while/);
 	});
 
+	it("tells users the n8n setting that keeps bursts from losing events under n8n's defaults", () => {
+		const notice = property('burstNotice');
+		expect(notice.type).toBe('notice');
+		expect(notice.displayName).toMatch(/N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true/);
+		expect(notice.displayName).toMatch(/every webhook processor/);
+		expect(notice.displayName).toMatch(/gives up after 5 seconds/);
+	});
+
 	it('requires choosing events and offers an agent filter', () => {
 		expect(property('events')).toMatchObject({ type: 'multiOptions', required: true, default: [] });
 		expect(property('options').options).toEqual([
