@@ -32,6 +32,7 @@ import {
 	type SectionResults,
 } from './report/sections';
 import { runBulk } from './scenarios/bulk';
+import { envFlags, flagValue } from './lib/args';
 import { runBurstScenario, type BurstOptions, type BurstResult } from './scenarios/burst';
 import { runBurstQueueScenario, type BurstQueueOptions } from './scenarios/burstQueue';
 import {
@@ -135,10 +136,7 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-	const value = (flag: string) => {
-		const index = argv.indexOf(flag);
-		return index >= 0 ? argv[index + 1] : undefined;
-	};
+	const value = (flag: string) => flagValue(argv, flag);
 	const quick = argv.includes('--quick');
 	const only = value('--only') as Args['only'];
 	if (only !== undefined && !SECTIONS.includes(only))
@@ -166,18 +164,12 @@ function parseArgs(argv: string[]): Args {
 		save: (value('--save') ?? base.burst.save) as BurstOptions['save'],
 	};
 	const burstQueue = narrowed(FULL.burstQueue!);
-	const env: Record<string, string> = {};
-	argv.forEach((arg, index) => {
-		if (arg !== '--env') return;
-		const [name, ...rest] = argv[index + 1].split('=');
-		env[name] = rest.join('=');
-	});
 	return {
 		plan: { ...base, burst, ...(only === 'burst-queue' ? { burstQueue } : {}) },
 		outDir,
 		build: !argv.includes('--no-build'),
 		only,
-		env,
+		env: envFlags(argv),
 	};
 }
 

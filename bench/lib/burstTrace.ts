@@ -20,6 +20,7 @@ import { startSimulator } from '../../simulator';
 import { AgentStates, eventKinds } from '../../simulator/agent-states';
 import { Random } from '../../simulator/random';
 import { createReceiver, removeReceiver, WANTED, type EventVariant } from '../scenarios/events';
+import { envFlags, flagValue } from './args';
 import { percentile } from './stats';
 import { log, startTarget } from './target';
 
@@ -39,22 +40,13 @@ export interface TracedDelivery {
 }
 
 function parseArgs(argv: string[]) {
-	const value = (flag: string, fallback: string) => {
-		const index = argv.indexOf(flag);
-		return index >= 0 ? argv[index + 1] : fallback;
-	};
-	const env: Record<string, string> = {};
-	argv.forEach((arg, index) => {
-		if (arg !== '--env') return;
-		const [name, ...rest] = argv[index + 1].split('=');
-		env[name] = rest.join('=');
-	});
+	const value = (flag: string, fallback: string) => flagValue(argv, flag) ?? fallback;
 	return {
 		variant: value('--variant', 'trigger') as EventVariant,
 		inFlight: Number(value('--in-flight', '150')),
 		deliveries: Number(value('--deliveries', '1000')),
 		out: value('--out', ''),
-		env,
+		env: envFlags(argv),
 	};
 }
 
