@@ -50,6 +50,8 @@ export class RowArrivals {
 		const stepMs = wholeNumber(arrival.stepMs, 'stepMs', 0, 86_400_000);
 		const visibleFrom = now + wholeNumber(arrival.visibleAfterMs, 'visibleAfterMs', 0, 86_400_000);
 		const first = instantOf(arrival.at, now);
+		if (arrival.durationSeconds !== undefined)
+			wholeNumber(arrival.durationSeconds, 'durationSeconds', 0, 86_400);
 		return Array.from({ length: count }, (_, index) => {
 			const at = wholeSecond(first + index * stepMs);
 			switch (arrival.report) {
@@ -123,13 +125,14 @@ export class RowArrivals {
 			agentId: agent.id,
 			teamId: work.team.id,
 			numero: `${phone.ddd}${phone.numero}`,
-			duracaoSegundos: random.int(20, 900),
+			duracaoSegundos: arrival.durationSeconds ?? random.int(20, 900),
 			desligadaPor: random.pick(hangupCodes),
 			prospect: work.prospect,
 			filaId: work.filaId,
 			loteId: work.loteId,
 			operacaoId: work.operacaoId,
 			visibleFrom: classified ? now : visibleFrom,
+			recorded: arrival.recorded ?? true,
 		};
 		if (classified) {
 			call.resultado = random.pick(classificationResults);

@@ -4,7 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { startSimulator } from './index';
-import type { EnvelopeMode, PermissionMode } from './types';
+import type { EnvelopeMode, PermissionMode, RecordingLinks } from './types';
 
 const { values } = parseArgs({
 	options: {
@@ -23,6 +23,7 @@ const { values } = parseArgs({
 		webhook: { type: 'string', multiple: true },
 		'webhook-secret': { type: 'string' },
 		'shift-rate': { type: 'string' },
+		'recording-links': { type: 'string' },
 	},
 	strict: true,
 });
@@ -64,6 +65,11 @@ async function main() {
 		envelope: oneOf<EnvelopeMode>('envelope', values.envelope, ['data', 'bare']),
 		idsAsStrings: values['ids-as-strings'],
 		timezone: values.timezone,
+		recordingLinks: oneOf<RecordingLinks>('recording-links', values['recording-links'], [
+			'absolute',
+			'relative',
+			'storage',
+		]),
 	});
 	for (const url of values.webhook ?? [])
 		simulator.webhooks.register({ url, secret: values['webhook-secret'] });

@@ -5,6 +5,7 @@ import { emitBurst, type BurstRequest } from './bursts';
 import type { FaultInjector } from './faults';
 import { errorReply, jsonReply, type Reply } from './http/replies';
 import type { SeededData } from './model';
+import type { RecordingLinks } from './recordings';
 import type { ScriptedShift } from './shift';
 import type {
 	AgentEvent,
@@ -27,7 +28,10 @@ export interface ControlTarget {
 	shift: ScriptedShift;
 	states: AgentStates;
 	arrivals: RowArrivals;
+	recordings: { links: RecordingLinks };
 }
+
+const recordingLinks: readonly RecordingLinks[] = ['absolute', 'relative', 'storage'];
 
 type Route = (
 	target: ControlTarget,
@@ -79,6 +83,13 @@ const routes: Record<string, Route> = {
 				target.arrivals.add(arrival as RowArrival),
 			),
 		}),
+	'POST recordings': (target, body) => {
+		const { links } = body as { links?: RecordingLinks };
+		if (links === undefined || !recordingLinks.includes(links))
+			throw new Error(`"links" must be one of ${recordingLinks.join(', ')}`);
+		target.recordings.links = links;
+		return jsonReply({ links });
+	},
 	'GET state': (target) => jsonReply(summarizeState(target)),
 };
 

@@ -10,6 +10,10 @@ const faultKinds: readonly FaultKind[] = [
 	'errorBody',
 	'reset',
 	'empty',
+	'missing',
+	'loginPage',
+	'slowBody',
+	'redirect',
 ];
 
 interface ActiveFault extends Fault {
@@ -41,10 +45,12 @@ export class FaultInjector {
 		return this.active.length;
 	}
 
-	draw(operation: string): FaultDraw {
+	/** `targets`: for a recording download, the call's protocolo and uid. */
+	draw(operation: string, targets: string[] = []): FaultDraw {
 		const draw: FaultDraw = { latencyMs: 0 };
 		for (const fault of this.active) {
 			if (fault.operation && fault.operation !== operation) continue;
+			if (fault.recording !== undefined && !targets.includes(fault.recording)) continue;
 			if (fault.kind === 'latency') draw.latencyMs += fault.latencyMs ?? 0;
 			else if (draw.answer) continue;
 			else draw.answer = fault;

@@ -13,6 +13,7 @@ import { FaultInjector } from './faults';
 import { createRequestListener } from './http/server';
 import type { OperationContext } from './operations/context';
 import { Random } from './random';
+import { hasRecording, recordingFile, startStorage, type RecordingLinks } from './recordings';
 import { seedData } from './seed';
 import { ScriptedShift } from './shift';
 import { WallClock } from './time';
@@ -50,6 +51,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Di
 	const arrivals = new RowArrivals(data, new Random(seed ^ 0x7a11), clock);
 	const requests: RecordedRequest[] = [];
 	const urls = { baseUrl: '', apiUrl: '' };
+	const storage = await startStorage(data, host);
+	const recordings = { links: options.recordingLinks ?? ('absolute' as RecordingLinks) };
+	const recordingPath = (uid: string) => `/gravacoes/${encodeURIComponent(uid)}.wav`;
 
 	const context: OperationContext = {
 		data,
@@ -59,8 +63,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Di
 		permissionMode: options.permissionMode ?? 'off',
 		states,
 		publish: (event) => void hub.emit(event),
-		recordingUrl: (uid) =>
-			`${urls.baseUrl}/${pathSegment}/gravacoes/${encodeURIComponent(uid)}.mp3`,
+		recordingUrl: (uid) => {
+			if (recordings.links === 'storage') return `${storage.baseUrl}${recordingPath(uid)}`;
+			const path = `/${pathSegment}${recordingPath(uid)}`;
+			return recordings.links === 'relative' ? path : `${urls.baseUrl}${path}`;
+		},
 	};
 	const control: ControlTarget = {
 		urls,
@@ -72,6 +79,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Di
 		shift,
 		states,
 		arrivals,
+		recordings,
 	};
 	const listener = createRequestListener({
 		pathSegment,
@@ -79,6 +87,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Di
 		faults,
 		requests,
 		context,
+		recordings: { data, token, faults, storageBaseUrl: () => storage.baseUrl },
 		control: (method, path, body) => handleControl(control, method, path, body),
 	});
 	const tls = options.tls ? await selfSignedCertificate() : undefined;
@@ -96,6 +105,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Di
 	const close = async () => {
 		await shift.stop();
 		await hub.close();
+		await storage.close();
 		await new Promise<void>((resolve) => {
 			server.close(() => resolve());
 			server.closeAllConnections();
@@ -129,6 +139,21 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Di
 			},
 			events: shift.events,
 		},
+		recordings: {
+			get links() {
+				return recordings.links;
+			},
+			set links(links: RecordingLinks) {
+				recordings.links = links;
+			},
+			file: (reference) => {
+				const call = data.calls.find(
+					(candidate) => candidate.protocolo === reference || candidate.uid === reference,
+				);
+				return call && hasRecording(call) ? recordingFile(call) : undefined;
+			},
+		},
+		storage: { baseUrl: storage.baseUrl, requests: storage.requests },
 		close: () => (closing ??= close()),
 	};
 }

@@ -129,6 +129,8 @@ export interface CallRecord {
 	visibleFrom?: number;
 	/** Epoch milliseconds from which getRQ4 shows the classification; always when absent. */
 	classifiedFrom?: number;
+	/** Whether the call was recorded; when absent, answered calls are except one in eight. */
+	recorded?: boolean;
 }
 
 export interface InboundRoute {

@@ -1,5 +1,8 @@
 /** Public types of the simulator: what tests, scripts and benchmarks program against. */
 import type { SeededData } from './model';
+import type { RecordingLinks, StorageRequest } from './recordings';
+
+export type { RecordingLinks, StorageRequest } from './recordings';
 
 export type PermissionMode = 'off' | 'team' | 'operation';
 export type EnvelopeMode = 'data' | 'bare';
@@ -26,6 +29,8 @@ export interface SimulatorOptions {
 	timezone?: string;
 	/** Webhook delivery timeout; the contract's 5000 ms unless a test needs it shorter. */
 	webhookTimeoutMs?: number;
+	/** How getRQ4 links recordings (`arquivo`); default absolute URLs on the dialer. */
+	recordingLinks?: RecordingLinks;
 }
 
 export interface RecordedRequest {
@@ -41,14 +46,30 @@ export interface RecordedRequest {
 }
 
 export type FaultKind =
-	'latency' | 'status' | 'html' | 'truncatedJson' | 'errorBody' | 'reset' | 'empty';
+	| 'latency'
+	| 'status'
+	| 'html'
+	| 'truncatedJson'
+	| 'errorBody'
+	| 'reset'
+	| 'empty'
+	// Recording downloads (operation `recording`) only:
+	| 'missing'
+	| 'loginPage'
+	| 'slowBody'
+	| 'redirect';
 
 export interface Fault {
+	/** An API operation, or `recording` for recording downloads; all when absent. */
 	operation?: string;
 	kind: FaultKind;
 	status?: number;
 	latencyMs?: number;
 	times?: number;
+	/** Recording downloads: only the recording of this call (protocolo or uid). */
+	recording?: string;
+	/** slowBody: bytes sent per second (default 2,000). */
+	bytesPerSecond?: number;
 }
 
 export interface WebhookReceiver {
@@ -107,6 +128,10 @@ export interface RowArrival {
 	route?: number | string;
 	/** getHC2: the call's direction; default either. */
 	tipo?: 'Gerada' | 'Recebida';
+	/** getRQ4, getHC2: the call's duration in seconds (and its recording's); default 20 to 900. */
+	durationSeconds?: number;
+	/** getRQ4, getHC2: whether the call was recorded; default yes. */
+	recorded?: boolean;
 }
 
 export interface ArrivedRow {
@@ -150,5 +175,13 @@ export interface DialerSimulator {
 		/** Events of all shifts so far, in the order they happened. */
 		events: AgentEvent[];
 	};
+	recordings: {
+		/** How getRQ4 links recordings from now on. */
+		links: RecordingLinks;
+		/** The bytes served for a call's recording (by protocolo or uid); undefined without one. */
+		file(call: string): Buffer | undefined;
+	};
+	/** The second origin: serves the same recordings without a token, records what reached it. */
+	storage: { baseUrl: string; requests: StorageRequest[] };
 	close(): Promise<void>;
 }

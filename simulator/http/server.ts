@@ -11,6 +11,7 @@ import { operations } from '../operations';
 import type { RecordedRequest } from '../types';
 import { isAuthorized } from './auth';
 import { FieldReader } from './fields';
+import { answerRecording, type RecordingRouteDependencies } from './recording-route';
 import { errorReply, htmlPage, type Reply } from './replies';
 
 const controlPrefix = '/__simulator/';
@@ -23,6 +24,7 @@ export interface PipelineDependencies {
 	faults: FaultInjector;
 	requests: RecordedRequest[];
 	context: OperationContext;
+	recordings: RecordingRouteDependencies;
 	control(method: string, path: string, body: string): Promise<Reply>;
 }
 
@@ -31,6 +33,7 @@ const reset = Symbol('reset');
 
 export function createRequestListener(deps: PipelineDependencies) {
 	const apiPrefix = `/${deps.pathSegment}/api/`;
+	const recordingPrefix = `/${deps.pathSegment}/gravacoes/`;
 
 	async function answerApi(
 		req: IncomingMessage,
@@ -77,21 +80,19 @@ export function createRequestListener(deps: PipelineDependencies) {
 			if (path.startsWith(controlPrefix))
 				return send(res, await deps.control(req.method ?? 'GET', path, body));
 
+			if (path.startsWith(recordingPrefix)) {
+				const download = recordRequest(deps, req, path, 'recording', {});
+				download.status = await answerRecording(deps.recordings, req, res, path, (reply) =>
+					send(res, reply),
+				);
+				return;
+			}
+
 			const name = path.startsWith(apiPrefix) ? path.slice(apiPrefix.length) : undefined;
 			const operation = name !== undefined && Object.hasOwn(operations, name) ? name : undefined;
 			const fields =
 				mediaType(req) === formMediaType ? Object.fromEntries(new URLSearchParams(body)) : {};
-			const record: RecordedRequest = {
-				operation: operation ?? '',
-				method: req.method ?? '',
-				path,
-				headers: flattenHeaders(req),
-				contentType: req.headers['content-type'] ?? '',
-				fields,
-				status: 0,
-				receivedAt: Date.now(),
-			};
-			deps.requests.push(record);
+			const record = recordRequest(deps, req, path, operation ?? '', fields);
 			const reply = await answerApi(req, operation, fields);
 			if (reply === reset) return void req.socket.destroy();
 			record.status = reply.status;
@@ -101,6 +102,27 @@ export function createRequestListener(deps: PipelineDependencies) {
 			if (!res.headersSent) send(res, errorReply('Erro interno do servidor', 500));
 		});
 	};
+}
+
+function recordRequest(
+	deps: PipelineDependencies,
+	req: IncomingMessage,
+	path: string,
+	operation: string,
+	fields: Record<string, string>,
+): RecordedRequest {
+	const record: RecordedRequest = {
+		operation,
+		method: req.method ?? '',
+		path,
+		headers: flattenHeaders(req),
+		contentType: req.headers['content-type'] ?? '',
+		fields,
+		status: 0,
+		receivedAt: Date.now(),
+	};
+	deps.requests.push(record);
+	return record;
 }
 
 function mediaType(req: IncomingMessage): string {

@@ -16,7 +16,7 @@ export interface OperationContext {
 	states: AgentStates;
 	/** Delivers an agent event to the webhook receivers in the background. */
 	publish(event: AgentEvent): void;
-	/** Download link of a call recording, on this server. */
+	/** Download link of a call recording (absolute or relative, on this server or the storage). */
 	recordingUrl(uid: string): string;
 }
 

@@ -12,6 +12,7 @@ import {
 	findTeam,
 } from '../lookup';
 import type { CallRecord } from '../model';
+import { hasRecording } from '../recordings';
 import { extensionTypes } from '../seed/catalog';
 import { formatPhone } from '../text';
 import { formatDuration } from '../time';
@@ -59,7 +60,7 @@ export const getRQ4: OperationHandler = (fields, context) => {
 				duracao: formatDuration(call.duracaoSegundos),
 				numero: phone(call.numero),
 				ficha_no: call.fichaId === undefined ? '' : String(call.fichaId),
-				arquivo: context.recordingUrl(call.uid),
+				arquivo: hasRecording(call) ? context.recordingUrl(call.uid) : '',
 				protocolo: call.protocolo,
 				data_agendamento:
 					call.dataAgendamento === undefined
