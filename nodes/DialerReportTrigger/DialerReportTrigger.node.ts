@@ -10,6 +10,11 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
+import {
+	attachRecordings,
+	recordingsWanted,
+	type FileSettings,
+} from '../Dialer/actions/recording/files';
 import { asNodeError } from '../Dialer/actions/router';
 import { dialerApiRequest, type ApiFields } from '../Dialer/transport/request';
 import { pollReport, startState, type CursorState, type ReadWindow } from './cursor';
@@ -27,6 +32,8 @@ import {
 /** "Fetch Test Event" looks this far back, nearest first, for the most recent rows. */
 const TEST_LOOKBACKS_MS = [3_600_000, 86_400_000, 7 * 86_400_000];
 const TEST_SAMPLE_ROWS = 10;
+/** Recordings downloaded at the same time when the event offers Download Recordings. */
+const PARALLEL_DOWNLOADS = 4;
 /** Report login fields: never part of what is stored. */
 const SECRET_FIELDS = new Set(['user', 'senha']);
 
@@ -98,13 +105,30 @@ export class DialerReportTrigger implements INodeType {
 		let event: ReportEvent;
 		let settings: TriggerSettings;
 		let fields: ApiFields;
+		let recordings: FileSettings | undefined;
 		try {
 			event = eventOf(this);
 			settings = await readSettings(this);
 			fields = await event.source.fields(singleItem(this), 0);
+			const offersRecordings = event.source.properties.some(
+				(property) => property.name === 'downloadRecordings',
+			);
+			recordings = offersRecordings ? recordingsWanted(singleItem(this), 0) : undefined;
 		} catch (error) {
 			throw asNodeError(this, error);
 		}
+		// A recording that cannot be downloaded never holds the trigger back: its item says why
+		// (recordingError) and keeps the link.
+		const itemsOf = async (rows: IDataObject[]): Promise<INodeExecutionData[][]> => {
+			const items = rows.map((json) => ({ json }));
+			if (recordings) {
+				await attachRecordings.call(this, items, recordings, {
+					parallel: PARALLEL_DOWNLOADS,
+					keepFailures: true,
+				});
+			}
+			return [items];
+		};
 		const readRows = async (read: Pick<ReadWindow, 'de' | 'ate'>) =>
 			event.source.rows(
 				await dialerApiRequest.call(this, event.source.endpoint, {
@@ -129,7 +153,7 @@ export class DialerReportTrigger implements INodeType {
 				const latest = dated
 					.sort((a, b) => (a.time ?? 0) - (b.time ?? 0) || a.index - b.index)
 					.slice(-TEST_SAMPLE_ROWS);
-				return [latest.map(({ row }) => ({ json: row }))];
+				return await itemsOf(latest.map(({ row }) => row));
 			}
 			throw new NodeOperationError(this.getNode(), 'No rows in the last 7 days', {
 				description:
@@ -160,7 +184,7 @@ export class DialerReportTrigger implements INodeType {
 			for (const warning of checked(result.state.cursor)) {
 				this.logger.warn(warning, { node: this.getNode().name });
 			}
-			return result.emit.length > 0 ? [result.emit.map((json) => ({ json }))] : null;
+			return result.emit.length > 0 ? await itemsOf(result.emit) : null;
 		} finally {
 			pollsUnderWay.delete(staticData);
 		}

@@ -15,6 +15,7 @@ const CONTRACT: Array<[string, string]> = [
 	['batch', 'moveToQueue'],
 	['team', 'getMany'],
 	['audio', 'deactivate'],
+	['recording', 'download'],
 	['report', 'getFilledForms'],
 	['report', 'getClassificationResults'],
 	['report', 'getCallHistory'],

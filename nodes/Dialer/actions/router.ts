@@ -3,16 +3,19 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 	INodePropertyOptions,
+	NodeApiError,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { ParameterError } from '../helpers/parameters';
+import { inParallel, parallelRequestsOf } from '../helpers/parallel';
+import { asNodeError } from './errors';
 import * as endPause from './agent/endPause.operation';
 import * as logout from './agent/logout.operation';
 import * as deactivate from './audio/deactivate.operation';
 import * as getBatches from './batch/getMany.operation';
 import * as moveToQueue from './batch/moveToQueue.operation';
 import * as getActive from './call/getActive.operation';
+import * as download from './recording/download.operation';
 import * as create from './queue/create.operation';
 import * as getCallHistory from './report/getCallHistory.operation';
 import * as getClassificationResults from './report/getClassificationResults.operation';
@@ -68,6 +71,12 @@ export const resources: Record<string, Resource> = {
 		default: 'create',
 		operations: { create },
 	},
+	recording: {
+		name: 'Recording',
+		description: 'Call recordings, as files',
+		default: 'download',
+		operations: { download },
+	},
 	report: {
 		name: 'Report',
 		description: 'Filled forms, classifications, call history and inbound calls',
@@ -117,21 +126,7 @@ export const resourceProperties: INodeProperties[] = [
 	]),
 ];
 
-/** Any failure as the error n8n shows: parameter problems name the parameter and the fix. */
-export function asNodeError(
-	context: Pick<IExecuteFunctions, 'getNode'>,
-	error: unknown,
-	itemIndex?: number,
-): NodeApiError | NodeOperationError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	if (error instanceof ParameterError) {
-		return new NodeOperationError(context.getNode(), error.message, {
-			itemIndex,
-			description: error.fix,
-		});
-	}
-	return new NodeOperationError(context.getNode(), error as Error, { itemIndex });
-}
+export { asNodeError };
 
 /**
  * Runs the chosen operation once per input item, up to Options → Parallel Requests at a time
@@ -152,14 +147,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	}
 
 	const items = this.getInputData();
-	const parallel = Math.max(
-		1,
-		Math.floor(Number(this.getNodeParameter('options.parallelRequests', 0, 1)) || 1),
-	);
+	const parallel = parallelRequestsOf(this);
 	const continueOnFail = this.continueOnFail();
 	const results: INodeExecutionData[][] = new Array(items.length);
 	const failures: Array<NodeApiError | NodeOperationError> = [];
-	let next = 0;
 
 	const runItem = async (itemIndex: number) => {
 		try {
@@ -185,12 +176,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			];
 		}
 	};
-	const worker = async () => {
-		while (next < items.length && failures.length === 0) {
-			await runItem(next++);
-		}
-	};
-	await Promise.all(Array.from({ length: Math.min(parallel, items.length) }, worker));
+	await inParallel(items.length, parallel, runItem, () => failures.length > 0);
 
 	const firstFailure = failures.find(Boolean);
 	if (firstFailure) throw firstFailure;

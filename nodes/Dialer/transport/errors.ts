@@ -12,16 +12,47 @@ export interface ApiFailure {
 }
 
 export function apiError(node: INode, failure: ApiFailure): NodeApiError {
-	const status = failure.status === undefined ? '' : ` (HTTP ${failure.status})`;
+	const status = statusPart(failure.status);
 	const message = `Dialer ${failure.operation} failed${status}: ${failure.problem}`;
+	return nodeApiError(node, message, failure, { operation: failure.operation });
+}
+
+/** A file the dialer links to that could not be downloaded. */
+export interface FileFailure {
+	/** What the file is: "the recording of call 2026112400001". */
+	subject: string;
+	/** Without query string or fragment. */
+	link: string;
+	status?: number;
+	problem: string;
+	hint: string;
+	itemIndex?: number;
+}
+
+export function fileError(node: INode, failure: FileFailure): NodeApiError {
+	const message =
+		`Could not download ${failure.subject} from ${failure.link}` +
+		`${statusPart(failure.status)}: ${failure.problem}`;
+	return nodeApiError(node, message, failure, { link: failure.link });
+}
+
+const statusPart = (status?: number) => (status === undefined ? '' : ` (HTTP ${status})`);
+
+function nodeApiError(
+	node: INode,
+	message: string,
+	failure: Pick<ApiFailure, 'status' | 'hint' | 'itemIndex'>,
+	about: JsonObject,
+): NodeApiError {
+	const httpCode = failure.status === undefined ? undefined : String(failure.status);
 	// A plain, hand-built response object: never the HTTP client's error, which carries request
 	// headers.
-	const response: JsonObject = { message, operation: failure.operation };
-	if (failure.status !== undefined) response.httpCode = String(failure.status);
+	const response: JsonObject = { message, ...about };
+	if (httpCode !== undefined) response.httpCode = httpCode;
 	return new NodeApiError(node, response, {
 		message,
 		description: failure.hint,
-		httpCode: failure.status === undefined ? undefined : String(failure.status),
+		httpCode,
 		itemIndex: failure.itemIndex,
 	});
 }

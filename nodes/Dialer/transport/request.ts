@@ -91,7 +91,7 @@ export function serverOf(credentials: ICredentialDataDecryptedObject): Server {
 // One credential read per node run: the loop over items must not decrypt it again and again.
 const servers = new WeakMap<object, Promise<Server>>();
 
-function serverFor(context: DialerContext): Promise<Server> {
+export function serverFor(context: DialerContext): Promise<Server> {
 	let server = servers.get(context);
 	if (!server) {
 		server = context.getCredentials('dialerApi').then(serverOf);
@@ -129,7 +129,7 @@ function timeoutFor(context: DialerContext, endpoint: ApiEndpoint, itemIndex?: n
 }
 
 /** The cancel signal of the running execution (not there in the editor's list searches). */
-function cancelSignalOf(context: DialerContext): AbortSignal | undefined {
+export function cancelSignalOf(context: DialerContext): AbortSignal | undefined {
 	return 'getExecutionCancelSignal' in context ? context.getExecutionCancelSignal() : undefined;
 }
 

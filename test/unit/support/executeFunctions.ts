@@ -19,6 +19,8 @@ export interface FakeResponse {
 	status?: number;
 	body?: unknown;
 	contentType?: string;
+	/** Further response headers (Location, Content-Disposition, Content-Length…). */
+	headers?: Record<string, string>;
 	throws?: Error & { code?: string };
 	/** Answer after this many milliseconds, to observe requests under way at the same time. */
 	delayMs?: number;
@@ -32,6 +34,8 @@ export interface SentRequest {
 	headers: IDataObject;
 	form: Record<string, string>;
 	options: IHttpRequestOptions;
+	/** Sent through httpRequestWithAuthentication (with the credential), not httpRequest. */
+	authenticated: boolean;
 }
 
 export interface FakeContextOptions {
@@ -43,6 +47,8 @@ export interface FakeContextOptions {
 	continueOnFail?: boolean;
 	/** Answers in order; the last one repeats. */
 	responses?: FakeResponse[];
+	/** Answers by URL, before `responses` (for requests made in parallel). */
+	route?: (url: string) => FakeResponse | undefined;
 	/** The execution's cancel signal, as n8n hands it to nodes. */
 	cancelSignal?: AbortSignal;
 }
@@ -78,10 +84,19 @@ const CHUNK_BYTES = 997;
 
 /** The body as n8n's client streams it; `breaksOff` spoils it after the first chunk. */
 function inChunks(body: Buffer, breaksOff?: Error | 'stall'): Readable {
+	if (breaksOff === 'stall') {
+		// A connection that stays open, sending nothing more (and closes when destroyed).
+		let started = false;
+		return new Readable({
+			read() {
+				if (!started) this.push(body.subarray(0, CHUNK_BYTES));
+				started = true;
+			},
+		});
+	}
 	async function* chunks() {
 		for (let start = 0; start < body.length; start += CHUNK_BYTES) {
 			yield body.subarray(start, start + CHUNK_BYTES);
-			if (breaksOff === 'stall') await new Promise(() => undefined);
 			if (breaksOff) throw breaksOff;
 		}
 	}
@@ -105,6 +120,30 @@ export function fakeExecuteFunctions(options: FakeContextOptions) {
 		position: [0, 0],
 		parameters: {},
 	};
+
+	async function answer(request: IHttpRequestOptions, authenticated: boolean) {
+		sent.push({
+			url: request.url,
+			method: request.method,
+			headers: request.headers ?? {},
+			form: Object.fromEntries(new URLSearchParams(String(request.body ?? ''))),
+			options: request,
+			authenticated,
+		});
+		const response =
+			options.route?.(request.url) ?? responses[Math.min(sent.length - 1, responses.length - 1)];
+		load.inFlight++;
+		load.maxInFlight = Math.max(load.maxInFlight, load.inFlight);
+		await new Promise((resolve) => setTimeout(resolve, response.delayMs ?? 0));
+		load.inFlight--;
+		if (response.throws) throw response.throws;
+		const body = encodeBody(response.body);
+		return {
+			statusCode: response.status ?? 200,
+			headers: { 'content-type': response.contentType ?? 'application/json', ...response.headers },
+			body: request.encoding === 'stream' ? inChunks(body, response.breaksOff) : body,
+		};
+	}
 
 	const context = {
 		getNode: () => node,
@@ -137,35 +176,26 @@ export function fakeExecuteFunctions(options: FakeContextOptions) {
 		helpers: {
 			async httpRequestWithAuthentication(credentialType: string, request: IHttpRequestOptions) {
 				expect(credentialType).toBe('dialerApi');
-				sent.push({
-					url: request.url,
-					method: request.method,
-					headers: request.headers ?? {},
-					form: Object.fromEntries(new URLSearchParams(String(request.body ?? ''))),
-					options: request,
-				});
-				const response = responses[Math.min(sent.length - 1, responses.length - 1)];
-				load.inFlight++;
-				load.maxInFlight = Math.max(load.maxInFlight, load.inFlight);
-				await new Promise((resolve) => setTimeout(resolve, response.delayMs ?? 0));
-				load.inFlight--;
-				if (response.throws) throw response.throws;
-				const body = encodeBody(response.body);
-				return {
-					statusCode: response.status ?? 200,
-					headers: { 'content-type': response.contentType ?? 'application/json' },
-					body: request.encoding === 'stream' ? inChunks(body, response.breaksOff) : body,
-				};
+				return await answer(request, true);
 			},
+			async httpRequest(request: IHttpRequestOptions) {
+				return await answer(request, false);
+			},
+			/** Reads a stream as n8n's filesystem store does: chunk by chunk, as it comes. */
 			async prepareBinaryData(
-				data: Buffer,
+				data: Buffer | Readable,
 				fileName?: string,
 				mimeType?: string,
 			): Promise<IBinaryData> {
+				const chunks: Buffer[] = [];
+				if (Buffer.isBuffer(data)) chunks.push(data);
+				else for await (const chunk of data) chunks.push(chunk as Buffer);
+				const whole = Buffer.concat(chunks);
 				return {
-					data: data.toString('base64'),
+					data: whole.toString('base64'),
 					fileName,
 					mimeType: mimeType ?? 'application/octet-stream',
+					bytes: whole.length,
 				};
 			},
 		},

@@ -5,6 +5,7 @@ import { REPORT_TIMEOUT_MS, type ApiEndpoint } from '../../transport/request';
 import { offerFilters, sharedFilters } from '../shared/filters';
 import { limitProperties } from '../shared/limit';
 import { periodProperties } from '../shared/period';
+import { recordingProperties } from '../recording/files';
 import { reportItems, type ReportRowSource } from './rowSource';
 
 export const option = {
@@ -35,7 +36,7 @@ const filters = offerFilters(
 
 export const rowSource: ReportRowSource = {
 	endpoint,
-	properties: [filters.property],
+	properties: [filters.property, ...recordingProperties],
 	fields: async (context, itemIndex) => filters.read(context, itemIndex),
 	rows: (answer) => rowsOf(answer),
 };

@@ -5,7 +5,9 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { parallelRequestsOf } from '../../helpers/parallel';
 import { dialerApiRequest, type ApiEndpoint, type ApiFields } from '../../transport/request';
+import { attachRecordings, recordingsWanted } from '../recording/files';
 import type { ItemParameters } from '../shared/itemParameters';
 import { limitedItems } from '../shared/limit';
 import { readPeriod } from '../shared/period';
@@ -24,7 +26,10 @@ export interface ReportRowSource {
 	rows(answer: unknown): IDataObject[];
 }
 
-/** The report's rows for this item's parameters and period, up to Return All or Limit. */
+/**
+ * The report's rows for this item's parameters and period, up to Return All or Limit, with their
+ * recordings when the report offers Download Recordings and it is on.
+ */
 export async function reportItems(
 	this: IExecuteFunctions,
 	itemIndex: number,
@@ -34,6 +39,15 @@ export async function reportItems(
 		...(await readPeriod.call(this, itemIndex)),
 		...(await source.fields(this, itemIndex)),
 	};
+	const recordings = recordingsWanted(this, itemIndex);
 	const answer = await dialerApiRequest.call(this, source.endpoint, fields, itemIndex);
-	return limitedItems.call(this, itemIndex, source.rows(answer));
+	const items = limitedItems.call(this, itemIndex, source.rows(answer));
+	if (recordings) {
+		await attachRecordings.call(this, items, recordings, {
+			parallel: parallelRequestsOf(this),
+			keepFailures: this.continueOnFail(),
+			itemIndex,
+		});
+	}
+	return items;
 }

@@ -1,4 +1,10 @@
-import { customPeriod, picked, runNode } from '../../support/executeFunctions';
+import { router } from '../../../../nodes/Dialer/actions/router';
+import {
+	customPeriod,
+	fakeExecuteFunctions,
+	picked,
+	runNode,
+} from '../../support/executeFunctions';
 
 describe('Report → Get Classification Results', () => {
 	it('returns classification results one item per row, with every filter', async () => {
@@ -33,5 +39,75 @@ describe('Report → Get Classification Results', () => {
 			agente: '101',
 		});
 		expect(items.map((item) => item.json)).toEqual(rows);
+	});
+});
+
+describe('Report → Get Classification Results with Download Recordings', () => {
+	const link = (id: string) => `https://acme.dialer.test:8607/ipbox/gravacoes/${id}.wav`;
+	const rows = [
+		{ protocolo: 'P1', arquivo: link('a') },
+		{ protocolo: 'P2', arquivo: '' },
+		{ protocolo: 'P3', arquivo: link('c') },
+		{ protocolo: 'P4', arquivo: link('d') },
+	];
+	const audio = (id: string) => ({
+		body: Buffer.from(`RIFF-${id}`),
+		contentType: 'audio/wav',
+		delayMs: 20,
+	});
+	const run = (options: { continueOnFail?: boolean; parameters?: Record<string, unknown> } = {}) =>
+		runNode({
+			parameters: {
+				resource: 'report',
+				operation: 'getClassificationResults',
+				...customPeriod,
+				returnAll: true,
+				downloadRecordings: true,
+				binaryPropertyName: 'audio',
+				maxFileSize: 200,
+				options: { parallelRequests: 2 },
+				...options.parameters,
+			},
+			continueOnFail: options.continueOnFail,
+			route: (url) => {
+				if (url.endsWith('getRQ4')) return { body: { data: rows.map((row) => ({ ...row })) } };
+				if (url === link('c')) return { status: 404, contentType: 'text/html', body: 'Not Found' };
+				return audio(url.slice(-5, -4));
+			},
+		});
+
+	it('puts each row’s recording in its item, two at a time, and marks rows without one', async () => {
+		const { items, load } = await run({ continueOnFail: true });
+		expect(items.map((item) => item.json.recordingStatus)).toEqual([
+			'downloaded',
+			'no recording',
+			'failed',
+			'downloaded',
+		]);
+		expect(Buffer.from(items[3].binary!.audio.data, 'base64').toString()).toBe('RIFF-d');
+		expect(items[1].binary).toBeUndefined();
+		expect(items[2].json.recordingError).toMatch(/recording of call P3 .* \(HTTP 404\)/);
+		expect(load.maxInFlight).toBe(2);
+	});
+
+	it('fails the run on a failed download without continue on fail, naming the call', async () => {
+		await expect(run()).rejects.toThrow(
+			`Could not download the recording of call P3 from ${link('c')} (HTTP 404)`,
+		);
+	});
+
+	it('checks the download settings before reading the report', async () => {
+		const { context, sent } = fakeExecuteFunctions({
+			parameters: {
+				resource: 'report',
+				operation: 'getClassificationResults',
+				...customPeriod,
+				returnAll: true,
+				downloadRecordings: true,
+				binaryPropertyName: '',
+			},
+		});
+		await expect(router.call(context)).rejects.toThrow(/Put Output File in Field: is empty/);
+		expect(sent).toHaveLength(0);
 	});
 });

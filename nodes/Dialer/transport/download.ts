@@ -1,0 +1,205 @@
+import type {
+	IBinaryData,
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+	IPollFunctions,
+} from 'n8n-workflow';
+
+import { bodyStream, fileBody, readStart, release } from './body';
+import { describeBody, fileError, networkFailure } from './errors';
+import { cancelSignalOf, serverFor, type Server } from './request';
+import { fileNameOf, fileTypeOf, isPageType, looksLikePage } from './fileNames';
+
+/** A file the dialer links to (a call recording), and what to call it in messages and on disk. */
+export interface FileRequest {
+	/** Absolute, or relative to the credential's base URL. */
+	link: string;
+	/** What the file is, for messages: "the recording of call 2026112400001". */
+	subject: string;
+	/** File name (without extension) when neither the answer nor the link gives one. */
+	fallbackName: string;
+	maxBytes: number;
+	timeout: number;
+	itemIndex?: number;
+}
+
+type FileContext = IExecuteFunctions | IPollFunctions;
+
+// Enough for a load balancer in front of a storage service; a loop ends here.
+const MAX_REDIRECTS = 5;
+const ACCEPT = 'audio/*, application/octet-stream;q=0.9, */*;q=0.5';
+
+/** The link as a URL, relative links against the base URL; only http and https. */
+export function resolveLink(link: string, server: Pick<Server, 'baseUrl'>): URL | undefined {
+	try {
+		const url = new URL(link.trim(), `${server.baseUrl}/`);
+		return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** The link for messages: no user, password, query string or fragment (they may hold tokens). */
+export function shownLink(url: URL): string {
+	return `${url.origin}${url.pathname}`;
+}
+
+interface Answer {
+	url: URL;
+	status: number;
+	headers: IDataObject;
+	body: unknown;
+}
+
+const header = (headers: IDataObject, name: string) => String(headers[name] ?? '');
+
+/**
+ * Downloads one file into n8n's binary data, streamed: the body goes into n8n's binary store as it
+ * arrives and is never held whole here. The credential's Authorization header (and its TLS
+ * switch) go only to the origin of its base URL: links to other origins, and redirects to them,
+ * are fetched without. Redirects are followed here, hop by hop, because n8n's client would send
+ * the header on to wherever the dialer redirects.
+ */
+export async function downloadFile(this: FileContext, file: FileRequest): Promise<IBinaryData> {
+	const server = await serverFor(this);
+	const deadline = AbortSignal.timeout(file.timeout);
+	const cancel = cancelSignalOf(this);
+	const signal = cancel ? AbortSignal.any([deadline, cancel]) : deadline;
+	const dialerOrigin = resolveLink('/', server)?.origin;
+	let url = resolveLink(file.link, server);
+	const fail = (problem: string, hint: string, status?: number) =>
+		fileError(this.getNode(), {
+			subject: file.subject,
+			link: url ? shownLink(url) : file.link.split(/[?#]/)[0],
+			status,
+			problem,
+			hint,
+			itemIndex: file.itemIndex,
+		});
+	const broken = (error: unknown, status?: number) => {
+		const { problem } = networkFailure(error, deadline);
+		return fail(problem, 'Retry later, or raise Options → Timeout for long recordings.', status);
+	};
+	if (!url) {
+		throw fail('not a web link', 'The link must be an http(s) URL or a path on the dialer.');
+	}
+
+	let answer: Answer;
+	for (let hop = 0; ; hop++) {
+		const trusted = url.origin === dialerOrigin;
+		const request: IHttpRequestOptions = {
+			method: 'GET',
+			url: url.href,
+			headers: { Accept: ACCEPT },
+			encoding: 'stream',
+			json: false,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			disableFollowRedirect: true,
+			skipSslCertificateValidation: trusted && server.skipTlsValidation,
+			timeout: file.timeout,
+			abortSignal: signal,
+		};
+		let response: { statusCode?: number; headers?: IDataObject; body?: unknown };
+		try {
+			response = trusted
+				? await this.helpers.httpRequestWithAuthentication.call(this, 'dialerApi', request)
+				: await this.helpers.httpRequest(request);
+		} catch (error) {
+			throw broken(error);
+		}
+		answer = {
+			url,
+			status: response.statusCode ?? 0,
+			headers: response.headers ?? {},
+			body: response.body,
+		};
+		const location = header(answer.headers, 'location');
+		if (answer.status < 300 || answer.status > 399 || location === '') break;
+		release(answer.body);
+		const next = resolveLink(location, { baseUrl: url.origin });
+		if (!next || hop === MAX_REDIRECTS) {
+			throw fail(
+				next ? `more than ${MAX_REDIRECTS} redirects` : `redirected to a link that is not http(s)`,
+				'Check the link in a browser; the server redirects it in a loop or away from the web.',
+				answer.status,
+			);
+		}
+		url = next;
+	}
+
+	const { status, headers } = answer;
+	const contentType = header(headers, 'content-type');
+	const received = async () =>
+		describeBody(
+			await readStart(bodyStream(answer.body, signal, (error) => broken(error, status))),
+		);
+	if (status < 200 || status > 299) {
+		throw fail(await received(), hintForFileStatus(status), status);
+	}
+	if (isPageType(contentType)) {
+		throw fail(
+			`received ${contentType.split(';')[0]} instead of a file: ${await received()}`,
+			PAGE_HINT,
+			status,
+		);
+	}
+	const announced = Number(header(headers, 'content-length') || NaN);
+	if (announced > file.maxBytes) {
+		throw fail(`the file is ${megabytes(announced)}, above the size limit`, SIZE_HINT, status);
+	}
+
+	let bytes = 0;
+	let problem: { text: string; hint: string } | undefined;
+	const check = (chunk: Buffer) => {
+		if (bytes === 0 && looksLikePage(chunk)) {
+			const text = `received a page instead of a file: ${describeBody(chunk.toString('utf8'))}`;
+			problem = { text, hint: PAGE_HINT };
+		}
+		bytes += chunk.length;
+		if (bytes > file.maxBytes) {
+			problem ??= { text: `more than ${megabytes(file.maxBytes)} arrived`, hint: SIZE_HINT };
+		}
+		return problem?.text;
+	};
+	let binary: IBinaryData;
+	try {
+		binary = await this.helpers.prepareBinaryData(
+			fileBody(answer.body, signal, check),
+			fileNameOf(headers, url, file.fallbackName, contentType),
+			fileTypeOf(contentType, url),
+		);
+	} catch (error) {
+		// The check's own reason, whatever n8n's binary store made of the stopped stream.
+		throw problem ? fail(problem.text, problem.hint, status) : broken(error, status);
+	}
+	// A decoded (gzip) body has another length than the one announced.
+	const whole = header(headers, 'content-encoding') !== '' || !Number.isFinite(announced);
+	if (!whole && bytes !== announced) {
+		throw fail(`the connection closed after ${bytes} of ${announced} bytes`, RETRY_HINT, status);
+	}
+	return binary;
+}
+
+const megabytes = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
+
+const RETRY_HINT = 'Retry later; if it persists, check the network between n8n and the server.';
+const SIZE_HINT =
+	'Raise Max File Size (MB) if files this large are expected; otherwise check the link.';
+const PAGE_HINT =
+	'The server answered a web page, not the file: often a login page, when the link needs a ' +
+	'session the API token does not give, or an error page. Open the link in a browser to see it.';
+
+function hintForFileStatus(status: number): string {
+	if (status === 401 || status === 403) {
+		return (
+			'The server refused the download. Links on the dialer get the credential’s token; links ' +
+			'to other servers get no token and must work without one.'
+		);
+	}
+	if (status === 404 || status === 410) {
+		return 'The file is not on the server (removed, or not written yet). Check the link.';
+	}
+	return status >= 500 ? RETRY_HINT : 'The server did not give the file. Check the link.';
+}

@@ -1,0 +1,107 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/** The name and type of a downloaded file, from the answer first and the link after. */
+
+const TYPES_BY_EXTENSION: Record<string, string> = {
+	wav: 'audio/wav',
+	mp3: 'audio/mpeg',
+	ogg: 'audio/ogg',
+	oga: 'audio/ogg',
+	opus: 'audio/opus',
+	gsm: 'audio/gsm',
+	m4a: 'audio/mp4',
+	aac: 'audio/aac',
+	flac: 'audio/flac',
+	webm: 'audio/webm',
+};
+const EXTENSIONS_BY_TYPE: Record<string, string> = {
+	...Object.fromEntries(Object.entries(TYPES_BY_EXTENSION).map(([ext, type]) => [type, ext])),
+	'audio/x-wav': 'wav',
+	'audio/wave': 'wav',
+	'audio/vnd.wave': 'wav',
+	'audio/mp3': 'mp3',
+	'audio/ogg': 'ogg',
+};
+// Types that say nothing about the content: the link's extension says more.
+const GENERIC_TYPES = new Set(['', 'application/octet-stream', 'binary/octet-stream']);
+const FALLBACK_TYPE = 'application/octet-stream';
+
+const mediaType = (contentType: string) => contentType.split(';')[0].trim().toLowerCase();
+
+/** Pages and messages, where a file was expected: HTML, JSON, XML, plain text. */
+export function isPageType(contentType: string): boolean {
+	const type = mediaType(contentType);
+	return type.startsWith('text/') || /^application\/(.+\+)?(json|xml|xhtml\+xml)$/.test(type);
+}
+
+/** A body that starts like a web page or a JSON message, whatever its Content-Type said. */
+export function looksLikePage(start: Buffer): boolean {
+	return /^(\uFEFF)?\s*(<(!doctype|html|head|body|\?xml)|\{\s*")/i.test(
+		start.subarray(0, 64).toString('latin1'),
+	);
+}
+
+function extensionOf(name: string): string | undefined {
+	const match = /\.([a-z0-9]{2,5})$/i.exec(name);
+	return match ? match[1].toLowerCase() : undefined;
+}
+
+function lastSegment(url: URL): string {
+	const segment = url.pathname.split('/').pop() ?? '';
+	try {
+		return decodeURIComponent(segment);
+	} catch {
+		return segment;
+	}
+}
+
+/** Content-Type when it names a type; otherwise from the link's extension. */
+export function fileTypeOf(contentType: string, url: URL): string {
+	const type = mediaType(contentType);
+	if (!GENERIC_TYPES.has(type)) return type;
+	return TYPES_BY_EXTENSION[extensionOf(lastSegment(url)) ?? ''] ?? FALLBACK_TYPE;
+}
+
+/** The file name in a Content-Disposition header (RFC 6266: filename* first), if any. */
+export function dispositionName(disposition: string): string | undefined {
+	const extended = /filename\*\s*=\s*([\w-]+)'[^']*'([^;]+)/i.exec(disposition);
+	if (extended) {
+		try {
+			return decodeURIComponent(extended[2].trim());
+		} catch {
+			// Badly encoded: the plain filename below, if any.
+		}
+	}
+	const plain = /filename\s*=\s*("((?:[^"\\]|\\.)*)"|[^;]+)/i.exec(disposition);
+	if (!plain) return undefined;
+	return (plain[2] ?? plain[1]).replace(/\\(.)/g, '$1').trim();
+}
+
+/** No folders, no control characters: a name, never a path. */
+function safeName(name: string | undefined): string | undefined {
+	const base = (name ?? '')
+		.split(/[\\/]/)
+		.pop()!
+		// eslint-disable-next-line no-control-regex
+		.replace(/[\u0000-\u001f\u007f"]/g, '')
+		.trim();
+	return base === '' || base === '.' || base === '..' ? undefined : base;
+}
+
+/**
+ * Content-Disposition's name, else the link's last segment when it has an extension, else
+ * `fallback` with the extension of the type.
+ */
+export function fileNameOf(
+	headers: IDataObject,
+	url: URL,
+	fallback: string,
+	contentType: string,
+): string {
+	const fromAnswer = safeName(dispositionName(String(headers['content-disposition'] ?? '')));
+	if (fromAnswer) return fromAnswer;
+	const fromLink = safeName(lastSegment(url));
+	if (fromLink && extensionOf(fromLink)) return fromLink;
+	const extension = EXTENSIONS_BY_TYPE[fileTypeOf(contentType, url)] ?? 'bin';
+	return `${safeName(fallback) ?? 'file'}.${extension}`;
+}

@@ -1,0 +1,180 @@
+import { runNode, TEST_CREDENTIALS, type FakeResponse } from '../../support/executeFunctions';
+
+const DIALER = 'https://acme.dialer.test:8607';
+const WAV = Buffer.concat([Buffer.from('RIFF'), Buffer.alloc(3000, 7)]);
+const wav = (headers: Record<string, string> = {}): FakeResponse => ({
+	body: WAV,
+	contentType: 'audio/wav',
+	headers: { 'content-length': String(WAV.length), ...headers },
+});
+const row = { protocolo: '20261124000042', arquivo: `${DIALER}/ipbox/gravacoes/a1.wav` };
+
+function download(
+	link: string,
+	responses: FakeResponse[],
+	more: { parameters?: Record<string, unknown>; credentials?: { ignoreSslIssues: boolean } } = {},
+) {
+	return runNode({
+		parameters: {
+			resource: 'recording',
+			operation: 'download',
+			link,
+			binaryPropertyName: 'recording',
+			maxFileSize: 200,
+			...more.parameters,
+		},
+		items: [{ json: row }],
+		credentials: { ...TEST_CREDENTIALS, ...more.credentials },
+		responses,
+	});
+}
+
+describe('Recording → Download', () => {
+	it('streams the file on the dialer into the binary field, with the token, keeping the row', async () => {
+		const { items, sent } = await download(row.arquivo, [
+			wav({ 'content-disposition': 'attachment; filename="gravacao-42.wav"' }),
+		]);
+		expect(sent).toHaveLength(1);
+		expect(sent[0]).toMatchObject({ url: row.arquivo, method: 'GET', authenticated: true });
+		expect(sent[0].options).toMatchObject({ encoding: 'stream', disableFollowRedirect: true });
+		expect(items[0].json).toEqual(row);
+		expect(items[0].binary?.recording).toMatchObject({
+			fileName: 'gravacao-42.wav',
+			mimeType: 'audio/wav',
+			data: WAV.toString('base64'),
+		});
+	});
+
+	it('resolves a relative link against the base URL of the credential', async () => {
+		const { sent } = await download('/ipbox/gravacoes/a1.wav', [wav()]);
+		expect(sent[0]).toMatchObject({ url: row.arquivo, authenticated: true });
+	});
+
+	it.each([
+		['another host', 'https://storage.test/gravacoes/a1.wav'],
+		['another port', 'https://acme.dialer.test:9000/gravacoes/a1.wav'],
+		['another scheme', 'http://acme.dialer.test:8607/ipbox/gravacoes/a1.wav'],
+		['a subdomain', 'https://cdn.acme.dialer.test:8607/gravacoes/a1.wav'],
+	])('fetches a link to %s without the token and with TLS checked', async (_origin, link) => {
+		const { sent } = await download(link, [wav()], { credentials: { ignoreSslIssues: true } });
+		expect(sent[0]).toMatchObject({ url: link, authenticated: false });
+		expect(sent[0].options.skipSslCertificateValidation).toBe(false);
+	});
+
+	it('keeps the TLS switch of the credential for the dialer itself', async () => {
+		const { sent } = await download(row.arquivo, [wav()], {
+			credentials: { ignoreSslIssues: true },
+		});
+		expect(sent[0].options.skipSslCertificateValidation).toBe(true);
+	});
+
+	it('follows a redirect to another origin without the token', async () => {
+		const elsewhere = 'https://storage.test/gravacoes/a1.wav?sig=abc';
+		const { sent, items } = await download(row.arquivo, [
+			{ status: 302, headers: { location: elsewhere } },
+			wav(),
+		]);
+		expect(sent.map(({ url, authenticated }) => [url, authenticated])).toEqual([
+			[row.arquivo, true],
+			[elsewhere, false],
+		]);
+		expect(items[0].binary?.recording.fileName).toBe('a1.wav');
+	});
+
+	it('keeps the token on a redirect within the dialer, relative Location included', async () => {
+		const { sent } = await download(row.arquivo, [
+			{ status: 301, headers: { location: '/ipbox/gravacoes/b2.wav' } },
+			wav(),
+		]);
+		expect(sent[1]).toMatchObject({ url: `${DIALER}/ipbox/gravacoes/b2.wav`, authenticated: true });
+	});
+
+	it('stops a redirect loop', async () => {
+		await expect(
+			download(row.arquivo, [{ status: 302, headers: { location: row.arquivo } }]),
+		).rejects.toThrow(/more than 5 redirects/);
+	});
+
+	it('names the call and the link without its query string when the file is missing', async () => {
+		const error = await download(`${row.arquivo}?token=hidden-value`, [
+			{ status: 404, contentType: 'text/html', body: '<h1>Not Found</h1>' },
+		]).catch((caught: Error) => caught);
+		expect(String(error)).toContain(
+			`Could not download the recording of call 20261124000042 from ${row.arquivo} (HTTP 404): Not Found`,
+		);
+		expect(JSON.stringify(error)).not.toContain('hidden-value');
+	});
+
+	it('refuses a login page answered with 200, saying what came instead', async () => {
+		await expect(
+			download(row.arquivo, [
+				{
+					contentType: 'text/html; charset=utf-8',
+					body: '<html><body><h1>Acesso</h1><label>Senha</label></body></html>',
+				},
+			]),
+		).rejects.toThrow(/\(HTTP 200\): received text\/html instead of a file: Acesso Senha/);
+	});
+
+	it('refuses a page sent as octet-stream, by its first bytes', async () => {
+		await expect(
+			download(row.arquivo, [
+				{ contentType: 'application/octet-stream', body: '<!DOCTYPE html><p>Entrar</p>' },
+			]),
+		).rejects.toThrow(/received a page instead of a file: Entrar/);
+	});
+
+	it('stops at Max File Size, announced or arriving', async () => {
+		const big = Buffer.alloc(2 * 1_048_576 + 1, 1);
+		await expect(
+			download(row.arquivo, [wav({ 'content-length': String(big.length) })], {
+				parameters: { maxFileSize: 2 },
+			}),
+		).rejects.toThrow(/the file is 2\.0 MB, above the size limit/);
+		await expect(
+			download(row.arquivo, [{ contentType: 'audio/wav', body: big }], {
+				parameters: { maxFileSize: 2 },
+			}),
+		).rejects.toThrow(/more than 2\.0 MB arrived/);
+	});
+
+	it('fails a body that stalls at Options → Timeout', async () => {
+		await expect(
+			download(row.arquivo, [{ ...wav(), body: Buffer.alloc(5000), breaksOff: 'stall' }], {
+				parameters: { options: { timeout: 300 } },
+			}),
+		).rejects.toThrow(/no answer in time/);
+	});
+
+	it.each([
+		[
+			'the link',
+			'https://s.test/x/chamada.mp3',
+			'application/octet-stream',
+			'chamada.mp3',
+			'audio/mpeg',
+		],
+		[
+			'the type and protocolo',
+			'https://s.test/get?id=9',
+			'audio/mpeg',
+			'20261124000042.mp3',
+			'audio/mpeg',
+		],
+		['neither', 'https://s.test/get', '', '20261124000042.bin', 'application/octet-stream'],
+	])(
+		'names the file from %s when the answer has no name',
+		async (_from, link, type, name, mime) => {
+			const { items } = await download(link, [{ body: WAV, contentType: type }]);
+			expect(items[0].binary?.recording).toMatchObject({ fileName: name, mimeType: mime });
+		},
+	);
+
+	it('refuses an empty link or field name before any request', async () => {
+		const empty = await download('  ', [wav()]).catch((caught: Error) => caught);
+		expect(String(empty)).toContain('Recording Link: is empty');
+		await expect(
+			download(row.arquivo, [wav()], { parameters: { binaryPropertyName: ' ' } }),
+		).rejects.toThrow(/Put Output File in Field: is empty/);
+	});
+});
