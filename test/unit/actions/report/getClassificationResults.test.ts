@@ -55,19 +55,17 @@ describe('Report → Get Classification Results with Download Recordings', () =>
 		contentType: 'audio/wav',
 		delayMs: 20,
 	});
-	const run = (options: { continueOnFail?: boolean; parameters?: Record<string, unknown> } = {}) =>
+	const withDownloads = {
+		resource: 'report',
+		operation: 'getClassificationResults',
+		...customPeriod,
+		returnAll: true,
+		downloadRecordings: true,
+		binaryPropertyName: 'audio',
+	};
+	const run = (options: { continueOnFail?: boolean } = {}) =>
 		runNode({
-			parameters: {
-				resource: 'report',
-				operation: 'getClassificationResults',
-				...customPeriod,
-				returnAll: true,
-				downloadRecordings: true,
-				binaryPropertyName: 'audio',
-				maxFileSize: 200,
-				options: { parallelRequests: 2 },
-				...options.parameters,
-			},
+			parameters: { ...withDownloads, maxFileSize: 200, options: { parallelRequests: 2 } },
 			continueOnFail: options.continueOnFail,
 			route: (url) => {
 				if (url.endsWith('getRQ4')) return { body: { data: rows.map((row) => ({ ...row })) } };
@@ -98,14 +96,7 @@ describe('Report → Get Classification Results with Download Recordings', () =>
 
 	it('checks the download settings before reading the report', async () => {
 		const { context, sent } = fakeExecuteFunctions({
-			parameters: {
-				resource: 'report',
-				operation: 'getClassificationResults',
-				...customPeriod,
-				returnAll: true,
-				downloadRecordings: true,
-				binaryPropertyName: '',
-			},
+			parameters: { ...withDownloads, binaryPropertyName: '' },
 		});
 		await expect(router.call(context)).rejects.toThrow(/Put Output File in Field: is empty/);
 		expect(sent).toHaveLength(0);
