@@ -45,6 +45,7 @@ import {
 	type RatePoint,
 } from './scenarios/events';
 import { callCase, fichaCase, runCurve, runReports } from './scenarios/reports';
+import { runRecordings } from './scenarios/recordings';
 import { runReportTrigger } from './scenarios/reportTrigger';
 
 interface Plan {
@@ -54,6 +55,8 @@ interface Plan {
 	reportRows: number;
 	/** New rows a Report Trigger poll finds. */
 	pollRows: number;
+	/** Call recordings downloaded in one run, each `seconds` of 8 kHz 16-bit WAV (16 kB/s). */
+	recordings: { files: number; seconds: number; parallel: number; runs: number };
 	curveSizes: number[];
 	runs: number;
 	bulkItems: number;
@@ -87,6 +90,8 @@ const FULL: Plan = {
 	calls: 100_000,
 	reportRows: 100_000,
 	pollRows: 10_000,
+	// 328 s of audio: 5.0 MB a file.
+	recordings: { files: 200, seconds: 328, parallel: 5, runs: 1 },
 	curveSizes: [1_000, 10_000, 30_000, 100_000],
 	runs: 5,
 	bulkItems: 2_000,
@@ -110,6 +115,7 @@ const QUICK: Plan = {
 	calls: 3_200,
 	reportRows: 2_000,
 	pollRows: 1_000,
+	recordings: { files: 20, seconds: 328, parallel: 5, runs: 1 },
 	curveSizes: [500, 2_000],
 	runs: 2,
 	bulkItems: 200,
@@ -165,7 +171,13 @@ function parseArgs(argv: string[]): Args {
 	};
 	const burstQueue = narrowed(FULL.burstQueue!);
 	return {
-		plan: { ...base, burst, ...(only === 'burst-queue' ? { burstQueue } : {}) },
+		plan: {
+			...base,
+			burst,
+			// --files 50: fewer recordings for a first measurement.
+			recordings: { ...base.recordings, files: Number(value('--files') ?? base.recordings.files) },
+			...(only === 'burst-queue' ? { burstQueue } : {}),
+		},
 		outDir,
 		build: !argv.includes('--no-build'),
 		only,
@@ -354,6 +366,7 @@ const MEASURE: { [Name in SectionName]: (context: Context) => Promise<SectionRes
 	},
 	'report-trigger': ({ sim, secret, plan, shared }) =>
 		runReportTrigger(sim, secret, { rows: plan.pollRows, runs: plan.runs }, shared),
+	recordings: ({ sim, secret, plan }) => runRecordings(sim, secret, plan.recordings),
 	async bulk({ sim, traffic, secret, plan, shared }) {
 		const bulkOn = (target: Target) =>
 			runBulk(target, sim, traffic, {

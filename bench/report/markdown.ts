@@ -4,6 +4,7 @@ import type { BurstResult } from '../scenarios/burst';
 import { DEPLOYMENT_NAMES, type BurstQueueResult } from '../scenarios/burstQueue';
 import type { BurstRun, DeliveryCost, RatePoint } from '../scenarios/events';
 import type { CurvePoint, ReportResult } from '../scenarios/reports';
+import { recordingsSection } from '../scenarios/recordings';
 import type { ReportTriggerResult } from '../scenarios/reportTrigger';
 import { ratio, type Summary } from '../lib/stats';
 import {
@@ -327,6 +328,7 @@ function runsTable(saved: SavedSections): string[] {
 const TABLES: { [Name in SectionName]: (result: SectionResults[Name]) => string[] } = {
 	reports: ({ reports, curve }) => [...reportSection(reports), ...curveSection(curve)],
 	'report-trigger': reportTriggerSection,
+	recordings: recordingsSection,
 	bulk: bulkSection,
 	events: eventsSection,
 	burst: (bursts) => bursts.flatMap(burstSection),

@@ -11,6 +11,7 @@ import type { BurstResult } from '../scenarios/burst';
 import type { BurstQueueResult } from '../scenarios/burstQueue';
 import type { BurstRun, DeliveryCost, RatePoint } from '../scenarios/events';
 import type { CurvePoint, ReportResult } from '../scenarios/reports';
+import type { RecordingsResult } from '../scenarios/recordings';
 import type { ReportTriggerResult } from '../scenarios/reportTrigger';
 
 /** Where and how a section was measured. */
@@ -50,6 +51,8 @@ export interface SectionResults {
 	/** Report to items (the headline sizes) and the growth with size. */
 	reports: { reports: ReportResult[]; curve: CurvePoint[] };
 	'report-trigger': ReportTriggerResult;
+	/** Call recordings downloaded as files, against HTTP Request with the credential. */
+	recordings: RecordingsResult;
 	bulk: BulkResult;
 	events: EventsResult;
 	/** One per n8n configuration. */
@@ -62,6 +65,7 @@ export type SectionName = keyof SectionResults;
 export const SECTIONS: SectionName[] = [
 	'reports',
 	'report-trigger',
+	'recordings',
 	'bulk',
 	'events',
 	'burst',
