@@ -13,6 +13,7 @@ import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
+import { RECOMMENDED_N8N_SETTINGS } from '../scripts/n8n/dialer';
 import { PROJECT_ROOT } from '../scripts/n8n/instance';
 import { ensureRuntime, run, type N8nRuntime } from '../scripts/n8n/runtime';
 import { startSimulator } from '../simulator';
@@ -74,14 +75,11 @@ interface Plan {
 	burstQueue?: Omit<BurstQueueOptions, 'env'>;
 }
 
-/** The setting README Capacity recommends with Dialer Trigger 1.1; queue-mode bursts run with it. */
-const RECOMMENDED_SETTINGS = { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' };
-
 /**
  * n8n's defaults, then the setting that removes the expression isolate from the Dialer Trigger's
  * webhook call (n8n then builds one only for an expression, and version 1.1 evaluates none).
  */
-const BURST_SETTINGS: Array<Record<string, string>> = [{}, RECOMMENDED_SETTINGS];
+const BURST_SETTINGS: Array<Record<string, string>> = [{}, RECOMMENDED_N8N_SETTINGS];
 
 const FULL: Plan = {
 	quick: false,
@@ -387,7 +385,7 @@ const MEASURE: { [Name in SectionName]: (context: Context) => Promise<SectionRes
 		return bursts;
 	},
 	'burst-queue': ({ sim, secret, plan, env }) => {
-		const settings = { ...RECOMMENDED_SETTINGS, ...env };
+		const settings = { ...RECOMMENDED_N8N_SETTINGS, ...env };
 		log(`shift-start bursts in queue mode, n8n settings ${JSON.stringify(settings)}`);
 		return runBurstQueueScenario(sim, secret, { ...plan.burstQueue!, env: settings });
 	},

@@ -29,6 +29,7 @@ import {
 import { AgentTable } from './n8n/dataTables';
 import {
 	DIALER_TYPE,
+	RECOMMENDED_N8N_SETTINGS,
 	REPORT_TRIGGER_TYPE,
 	simulatorCredential,
 	sleep,
@@ -330,6 +331,9 @@ function banner(
 		.flatMap((example) => example.workflow.nodes)
 		.find((node) => node.type === 'n8n-nodes-base.webhook' && node.name === 'Board on Demand')
 		?.parameters.path;
+	const settings = Object.entries(RECOMMENDED_N8N_SETTINGS)
+		.map(([name, value]) => `${name}=${value}`)
+		.join(' ');
 	return [
 		'',
 		'Dialer demo is running.',
@@ -338,6 +342,8 @@ function banner(
 		`  Log in as    ${n8n.ownerEmail}  /  ${n8n.ownerPassword}`,
 		`  Simulator    ${sim.apiUrl}  (state: ${sim.baseUrl}/__simulator/state)`,
 		`  Files        ${outputFolder}  (removed when the demo stops)`,
+		`  n8n setting  ${settings}  (set it on your n8n too: with n8n's`,
+		'               defaults, 150 agent events at once lose some; README, Capacity)',
 		'',
 		'What to look at:',
 		'  - Overview: the Dialer API credential points at the simulator. Active examples (run offline):',
@@ -407,6 +413,7 @@ export async function runDemo(options: DemoOptions): Promise<void> {
 				// The simulator's dates are the machine's local time: make "yesterday" mean the same in n8n.
 				GENERIC_TIMEZONE: Intl.DateTimeFormat().resolvedOptions().timeZone,
 				N8N_RESTRICT_FILE_ACCESS_TO: outputFolder,
+				...RECOMMENDED_N8N_SETTINGS,
 			},
 		});
 		mark('n8nReady');
