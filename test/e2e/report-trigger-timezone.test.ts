@@ -125,7 +125,7 @@ describe('without the Dialer Timezone, the clock check warns in n8n’s log', ()
 		);
 	});
 
-	it('an active workflow in New York west of the dialer: rows dated ahead, at the first poll', async () => {
+	it('an active workflow in New York west of the dialer: rows dated ahead, in its first polls', async () => {
 		const dialer = await dialerIn('America/Sao_Paulo', 'America/New_York', '');
 		const offsets = ['America/Sao_Paulo', 'America/New_York'].map(
 			(zone) => wallClockNow(zone).offset,

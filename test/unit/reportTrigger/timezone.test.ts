@@ -82,7 +82,7 @@ it('left empty, Fetch Test Event shows the rows and logs how old the newest is',
 	]);
 });
 
-it('left empty with the workflow in New York, west of the dialer, the clock check warns at once', async () => {
+it('left empty with the workflow in New York, west of the dialer, the clock check warns in its first polls', async () => {
 	const { poll, warnings } = activeTrigger('', { timezone: 'America/New_York' });
 	sim.rows.add({ report: 'getFP1', form: 41, count: 1 });
 	await poll();
