@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { NodeApiError } from 'n8n-workflow';
 
 import * as filledForms from '../../../nodes/Dialer/actions/report/getFilledForms.operation';
-import { ChunkedJsonParser } from '../../../nodes/Dialer/transport/body';
+import { ChunkedJsonParser } from '../../../nodes/Dialer/transport/chunkedJsonParser';
 import { dialerApiRequest } from '../../../nodes/Dialer/transport/request';
 import { fakeExecuteFunctions, type FakeResponse } from '../support/executeFunctions';
 
