@@ -130,7 +130,13 @@ export async function sendRecording(
 				await delay(1000);
 			}
 		} else if (!res.write(chunk)) {
-			await new Promise((resolve) => res.once('drain', resolve).once('close', resolve));
+			await new Promise<void>((resolve) => {
+				const go = () => {
+					res.off('drain', go).off('close', go);
+					resolve();
+				};
+				res.on('drain', go).on('close', go);
+			});
 		}
 	}
 	res.end();

@@ -1,5 +1,3 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-
 import { ChunkedJsonParser } from './chunkedJsonParser';
 
 /**
@@ -16,13 +14,13 @@ export interface BodyStream {
 	read(take: (chunk: Buffer) => boolean): Promise<void>;
 }
 
-interface BodyReader {
+export interface BodyReader {
 	next(): Promise<IteratorResult<Buffer>>;
 	/** Lets go of the connection (a no-op once the body has ended). */
 	stop(): void;
 }
 
-const toBuffer = (chunk: unknown): Buffer =>
+export const toBuffer = (chunk: unknown): Buffer =>
 	Buffer.isBuffer(chunk)
 		? chunk
 		: chunk instanceof ArrayBuffer
@@ -30,7 +28,7 @@ const toBuffer = (chunk: unknown): Buffer =>
 			: Buffer.from(typeof chunk === 'string' ? chunk : (JSON.stringify(chunk) ?? ''));
 
 /** A response body, chunk by chunk: n8n's stream, or the whole body at once (any other shape). */
-function bodyReader(body: unknown): BodyReader {
+export function bodyReader(body: unknown): BodyReader {
 	if (typeof body === 'object' && body !== null && Symbol.asyncIterator in body) {
 		const stream = body as AsyncIterable<unknown> & { destroy?: () => void };
 		const chunks = stream[Symbol.asyncIterator]();
@@ -101,70 +99,8 @@ export async function readAll(body: BodyStream): Promise<Buffer> {
 	return Buffer.concat(chunks);
 }
 
-/** Lets go of a body not wanted (a redirect's): its connection is closed, nothing is read. */
-export function release(body: unknown): void {
-	bodyReader(body).stop();
-}
-
-/** What n8n's binary store takes: a whole buffer, or a stream it reads as it stores. */
-export type FileBody = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];
-
-type FileStream = Extract<FileBody, { pipe: unknown }>;
-
-/** A Node.js stream, as n8n's client gives a body read with `encoding: 'stream'`. */
-interface NodeStream {
-	map(each: (chunk: unknown) => Buffer, options: { signal: AbortSignal }): FileStream;
-	destroy(error?: Error): void;
-}
-
-const isNodeStream = (body: unknown): body is NodeStream =>
-	typeof body === 'object' && body !== null && typeof (body as NodeStream).map === 'function';
-
-/**
- * A file's body for n8n's binary store, never gathered here: the client's stream passed on chunk
- * by chunk (Readable.map, so n8n's store pulls at its own pace), each chunk first shown to `check`,
- * which stops the stream by returning why. The deadline and the execution's cancel signal stop it
- * too, also while the server sends nothing.
- */
-export function fileBody(
-	body: unknown,
-	signal: AbortSignal,
-	check: (chunk: Buffer) => string | undefined,
-): FileBody {
-	const passOn = (chunk: unknown) => {
-		const bytes = toBuffer(chunk);
-		const problem = check(bytes);
-		if (problem !== undefined) throw new Error(problem);
-		return bytes;
-	};
-	if (!isNodeStream(body)) return passOn(body ?? Buffer.alloc(0));
-	const passed = body.map(passOn, { signal });
-	// Readable.map stops taking chunks on abort but still waits for one from a stalled server:
-	// the reader is let go here, and the connection closed.
-	const abort = () => {
-		passed.destroy(new Error('reading the file was aborted'));
-		body.destroy();
-	};
-	if (signal.aborted) abort();
-	signal.addEventListener('abort', abort, { once: true });
-	passed.once('close', () => signal.removeEventListener('abort', abort));
-	return passed;
-}
-
 // Enough of an answer that is not JSON to describe it in the error.
-const DESCRIBED_BYTES = 64 * 1024;
-
-/** The first bytes of a body (enough to describe it), the rest left unread. */
-export async function readStart(body: BodyStream, bytes = DESCRIBED_BYTES): Promise<string> {
-	const start: Buffer[] = [];
-	let length = 0;
-	await body.read((chunk) => {
-		start.push(chunk.subarray(0, bytes - length));
-		length += start[start.length - 1].length;
-		return length < bytes;
-	});
-	return Buffer.concat(start).toString('utf8');
-}
+export const DESCRIBED_BYTES = 64 * 1024;
 
 /**
  * The body parsed as JSON while it arrives; when it is not JSON, the reading stops and the start

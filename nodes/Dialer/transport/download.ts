@@ -6,9 +6,10 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 
-import { bodyStream, fileBody, readStart, release } from './body';
+import { bodyStream } from './body';
+import { fileBody, readStart, release } from './fileBody';
 import { describeBody, fileError, networkFailure } from './errors';
-import { cancelSignalOf, serverFor, type Server } from './request';
+import { cancelSignalOf, serverFor } from './request';
 import { fileNameOf, fileTypeOf, isPageType, looksLikePage } from './fileNames';
 
 /** A file the dialer links to (a call recording), and what to call it in messages and on disk. */
@@ -30,10 +31,10 @@ type FileContext = IExecuteFunctions | IPollFunctions;
 const MAX_REDIRECTS = 5;
 const ACCEPT = 'audio/*, application/octet-stream;q=0.9, */*;q=0.5';
 
-/** The link as a URL, relative links against the base URL; only http and https. */
-export function resolveLink(link: string, server: Pick<Server, 'baseUrl'>): URL | undefined {
+/** The link as a URL, a relative one against `base`; only http and https. */
+export function resolveLink(link: string, base: string): URL | undefined {
 	try {
-		const url = new URL(link.trim(), `${server.baseUrl}/`);
+		const url = new URL(link.trim(), base);
 		return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
 	} catch {
 		return undefined;
@@ -66,8 +67,10 @@ export async function downloadFile(this: FileContext, file: FileRequest): Promis
 	const deadline = AbortSignal.timeout(file.timeout);
 	const cancel = cancelSignalOf(this);
 	const signal = cancel ? AbortSignal.any([deadline, cancel]) : deadline;
-	const dialerOrigin = resolveLink('/', server)?.origin;
-	let url = resolveLink(file.link, server);
+	// Relative links are paths on the dialer, its base URL being the API's host.
+	const dialerRoot = `${server.baseUrl}/`;
+	const dialerOrigin = resolveLink('/', dialerRoot)?.origin;
+	let url = resolveLink(file.link, dialerRoot);
 	const fail = (problem: string, hint: string, status?: number) =>
 		fileError(this.getNode(), {
 			subject: file.subject,
@@ -118,7 +121,7 @@ export async function downloadFile(this: FileContext, file: FileRequest): Promis
 		const location = header(answer.headers, 'location');
 		if (answer.status < 300 || answer.status > 399 || location === '') break;
 		release(answer.body);
-		const next = resolveLink(location, { baseUrl: url.origin });
+		const next = resolveLink(location, url.href);
 		if (!next || hop === MAX_REDIRECTS) {
 			throw fail(
 				next ? `more than ${MAX_REDIRECTS} redirects` : `redirected to a link that is not http(s)`,

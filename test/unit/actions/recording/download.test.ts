@@ -89,6 +89,14 @@ describe('Recording → Download', () => {
 		expect(sent[1]).toMatchObject({ url: `${DIALER}/ipbox/gravacoes/b2.wav`, authenticated: true });
 	});
 
+	it('resolves a Location without a leading slash against the link it redirects', async () => {
+		const { sent } = await download(row.arquivo, [
+			{ status: 302, headers: { location: 'b2.wav' } },
+			wav(),
+		]);
+		expect(sent[1]).toMatchObject({ url: `${DIALER}/ipbox/gravacoes/b2.wav`, authenticated: true });
+	});
+
 	it('stops a redirect loop', async () => {
 		await expect(
 			download(row.arquivo, [{ status: 302, headers: { location: row.arquivo } }]),
