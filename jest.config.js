@@ -43,6 +43,7 @@ module.exports = {
 				'<rootDir>/test/e2e/report-trigger-events.test.ts',
 				'<rootDir>/test/e2e/report-trigger-timezone.test.ts',
 				'<rootDir>/test/e2e/supervision.test.ts',
+				'<rootDir>/test/e2e/recordings.test.ts',
 			],
 			globals: { n8nVersion: '1', n8nEnv: { DB_SQLITE_POOL_SIZE: '3' } },
 			globalSetup: '<rootDir>/test/e2e/setup/global-setup.ts',

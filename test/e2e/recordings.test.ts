@@ -17,6 +17,8 @@ const ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
 const FIELD = 'data';
 
 let dialer: DialerRunner;
+// Three workflow runs in the longest test: seconds on n8n 2.x, more on a loaded 1.x.
+jest.setTimeout(60_000);
 
 beforeAll(async () => {
 	dialer = await DialerRunner.start({ simulator: { calls: 40, fichas: 10 }, timezone: ZONE });
