@@ -152,7 +152,7 @@ export class RowArrivals {
 		const call: InboundCall = {
 			id: data.inboundCalls.length + 1,
 			dataHora: at,
-			origem: `${phone.ddd}${phone.numero}`,
+			origem: arrival.caller ?? `${phone.ddd}${phone.numero}`,
 			rotaId: route.id,
 			prospectExistente: random.chance(0.6),
 			status: 'AT',

@@ -8,6 +8,7 @@ import type { SeededData } from './model';
 import type { RecordingLinks } from './recordings';
 import type { ScriptedShift } from './shift';
 import type {
+	ReportQuirks,
 	AgentEvent,
 	Fault,
 	RecordedRequest,
@@ -29,6 +30,7 @@ export interface ControlTarget {
 	states: AgentStates;
 	arrivals: RowArrivals;
 	recordings: { links: RecordingLinks };
+	reportQuirks: ReportQuirks;
 }
 
 const recordingLinks: readonly RecordingLinks[] = ['absolute', 'relative', 'storage'];
@@ -89,6 +91,10 @@ const routes: Record<string, Route> = {
 			throw new Error(`"links" must be one of ${recordingLinks.join(', ')}`);
 		target.recordings.links = links;
 		return jsonReply({ links });
+	},
+	'POST quirks': (target, body) => {
+		Object.assign(target.reportQuirks, body as ReportQuirks);
+		return jsonReply({ quirks: target.reportQuirks });
 	},
 	'GET state': (target) => jsonReply(summarizeState(target)),
 };

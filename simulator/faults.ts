@@ -1,5 +1,5 @@
 /** Fault injection: server and network trouble a client must survive. */
-import { errorReply, htmlPage, type Reply } from './http/replies';
+import { errorReply, htmlPage, jsonReply, type Reply } from './http/replies';
 import type { Fault, FaultKind } from './types';
 
 const faultKinds: readonly FaultKind[] = [
@@ -14,6 +14,7 @@ const faultKinds: readonly FaultKind[] = [
 	'loginPage',
 	'slowBody',
 	'redirect',
+	'body',
 ];
 
 interface ActiveFault extends Fault {
@@ -72,6 +73,8 @@ export function faultReply(fault: Fault): Reply | undefined {
 			return errorReply('Falha temporária ao processar a requisição', 200);
 		case 'empty':
 			return { status: fault.status ?? 200, contentType: 'application/json', body: '' };
+		case 'body':
+			return jsonReply(fault.body ?? null, fault.status ?? 200);
 		default:
 			return undefined;
 	}

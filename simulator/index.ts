@@ -61,6 +61,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Di
 		envelope: options.envelope ?? 'data',
 		idsAsStrings: options.idsAsStrings ?? false,
 		permissionMode: options.permissionMode ?? 'off',
+		reportQuirks: {},
 		states,
 		publish: (event) => void hub.emit(event),
 		recordingUrl: (uid) => {
@@ -80,6 +81,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Di
 		states,
 		arrivals,
 		recordings,
+		reportQuirks: context.reportQuirks,
 	};
 	const listener = createRequestListener({
 		pathSegment,
@@ -123,6 +125,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Di
 		clearRequests: () => void requests.splice(0),
 		faults: { add: (fault) => faults.add(fault), clear: () => faults.clear() },
 		rows: { add: (arrival) => arrivals.add(arrival) },
+		reports: { quirks: context.reportQuirks },
 		webhooks: {
 			register: (receiver) => hub.register(receiver),
 			unregister: (id) => void hub.unregister(id),

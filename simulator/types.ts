@@ -57,7 +57,9 @@ export type FaultKind =
 	| 'missing'
 	| 'loginPage'
 	| 'slowBody'
-	| 'redirect';
+	| 'redirect'
+	// An answer given by the test (`body`):
+	| 'body';
 
 export interface Fault {
 	/** An API operation, or `recording` for recording downloads; all when absent. */
@@ -70,6 +72,19 @@ export interface Fault {
 	recording?: string;
 	/** slowBody: bytes sent per second (default 2,000). */
 	bytesPerSecond?: number;
+	/** `body`: the JSON answered instead (an empty or failure-shaped answer), HTTP 200 by default. */
+	body?: unknown;
+}
+
+/**
+ * How the reports show and filter times where the contract leaves it open; set at any time
+ * (`sim.reports.quirks`, control API `POST /__simulator/quirks`).
+ */
+export interface ReportQuirks {
+	/** getFP1, getRQ4 and getRE2 show row times as `dd/mm/yyyy hh:mm`, without seconds. */
+	minuteTimes?: boolean;
+	/** Every report reads only the minutes of `de`: a read returns its whole first minute. */
+	deMinutes?: boolean;
 }
 
 export interface WebhookReceiver {
@@ -126,6 +141,11 @@ export interface RowArrival {
 	agent?: number | string;
 	/** getRE2: the inbound route (id or description); default any. */
 	route?: number | string;
+	/**
+	 * getRE2: the caller as the report shows it, e.g. `Anônimo` for a withheld number (digits are
+	 * formatted as a phone number); default a random phone.
+	 */
+	caller?: string;
 	/** getHC2: the call's direction; default either. */
 	tipo?: 'Gerada' | 'Recebida';
 	/** getRQ4, getHC2: the call's duration in seconds (and its recording's); default 20 to 900. */
@@ -159,6 +179,8 @@ export interface DialerSimulator {
 	faults: { add(f: Fault): void; clear(): void };
 	/** Report rows that appear over time. */
 	rows: { add(arrival: RowArrival): ArrivedRow[] };
+	/** How reports show and filter times; change its fields at any time. */
+	reports: { quirks: ReportQuirks };
 	webhooks: {
 		register(r: WebhookReceiver): string;
 		unregister(id: string): void;

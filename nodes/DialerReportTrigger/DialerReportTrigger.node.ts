@@ -17,8 +17,8 @@ import {
 } from '../Dialer/actions/recording/files';
 import { asNodeError } from '../Dialer/actions/router';
 import { dialerApiRequest, type ApiFields } from '../Dialer/transport/request';
-import { pollReport, startState, type CursorState, type ReadWindow } from './cursor';
 import { checkClock, readingAhead, testEventWarnings } from './clockCheck';
+import { pollReport, resumeState, type ReadWindow } from './cursor';
 import { eventProperties, REPORT_EVENTS, type ReportEvent } from './events';
 import { rowIdentifier } from './rowIdentity';
 import {
@@ -40,7 +40,7 @@ const SECRET_FIELDS = new Set(['user', 'senha']);
 // Poll Times can start a poll while the last one is still reading (a long catch-up): it skips.
 const pollsUnderWay = new WeakSet<object>();
 
-/** Which event, parameters and start the stored state belongs to (the report login left out). */
+/** Which event, parameters and start a clock check belongs to (the report login left out). */
 function scopeOf(event: ReportEvent, fields: ApiFields, startFrom: number | undefined): string {
 	const chosen = Object.entries(fields)
 		.filter(([name]) => !SECRET_FIELDS.has(name))
@@ -49,19 +49,6 @@ function scopeOf(event: ReportEvent, fields: ApiFields, startFrom: number | unde
 		.update(JSON.stringify([event.value, chosen, startFrom ?? null]))
 		.digest('base64url')
 		.slice(0, 22);
-}
-
-function isCursorState(value: unknown): value is CursorState {
-	const state = value as CursorState;
-	return (
-		typeof value === 'object' &&
-		value !== null &&
-		typeof state.scope === 'string' &&
-		Number.isFinite(state.start) &&
-		Number.isFinite(state.cursor) &&
-		typeof state.seen === 'object' &&
-		state.seen !== null
-	);
 }
 
 export class DialerReportTrigger implements INodeType {
@@ -137,7 +124,7 @@ export class DialerReportTrigger implements INodeType {
 					ate: read.ate,
 				}),
 			);
-		const identify = rowIdentifier(event.identity, settings.zone);
+		const identify = rowIdentifier(event.source.identity, settings.zone);
 
 		if (this.getMode() === 'manual') {
 			// "Fetch Test Event": the latest rows, the stored state left as it is. Each look-back also
@@ -166,15 +153,16 @@ export class DialerReportTrigger implements INodeType {
 		if (pollsUnderWay.has(staticData)) return null;
 		pollsUnderWay.add(staticData);
 		try {
+			const state = resumeState(
+				staticData.reportCursor,
+				event.value,
+				settings.startFrom ?? null,
+				now,
+				settings.overlapMs,
+			);
+			// n8n saves the state this first poll makes with the activation (the poll it runs while
+			// activating), so a restart before the first row goes on from it.
 			const scope = scopeOf(event, fields, settings.startFrom);
-			const stored = staticData.reportCursor;
-			// Without Start From, a first state starts an Overlap Window back: n8n keeps a trigger's
-			// state only when a poll emits, so until then each poll may make a first state again, and
-			// none may start after rows the last one did not see.
-			const state =
-				isCursorState(stored) && stored.scope === scope
-					? stored
-					: startState(scope, settings.startFrom ?? now - settings.overlapMs);
 			const checked = await checkClock(staticData, scope, now, settings, async (read) =>
 				(await readRows(read)).map((row) => identify(row).time),
 			);

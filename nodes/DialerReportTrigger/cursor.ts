@@ -8,16 +8,20 @@
  * handed `now` and a reader, and returns the rows to emit and the next state, which the caller
  * stores only when the whole poll succeeded.
  *
- * Times are epoch milliseconds; the dialer speaks wall-clock time in the workflow's timezone. Where
- * that zone moves its clocks back, an hour of wall-clock times happens twice and a row's written
- * time can name either instant: every bound below is widened by the zone's clock shift (zero in
- * zones without daylight saving time), so no row is missed or repeated around the change.
+ * Times are epoch milliseconds; the dialer speaks wall-clock time in its timezone. Where that zone
+ * moves its clocks back, an hour of wall-clock times happens twice and a row's written time can
+ * name either instant: reads and remembered keys are widened by the zone's clock shift (zero in
+ * zones without daylight saving time), and a row counts from the start on when its time can name
+ * an instant from the start on, so no row is missed or repeated around the change. The same holds
+ * for times without seconds (a whole minute) and dialers that read only the minutes of `de`.
  */
 import { DateTime } from 'luxon';
 
 export interface CursorState {
-	/** Which event and parameters this state belongs to; other settings start over. */
-	scope: string;
+	/** The event this state reads; another event starts over. */
+	event: string;
+	/** The Start From this state was made for (epoch ms), or null; a new Start From starts over. */
+	startFrom: number | null;
 	/** Rows with an earlier time are never emitted: the first activation, or the backfill date. */
 	start: number;
 	/**
@@ -26,8 +30,9 @@ export interface CursorState {
 	 */
 	cursor: number;
 	/**
-	 * Key of each remembered emitted row and the time it carries (or the end of the read that
-	 * returned it, when it carries none).
+	 * Key of each remembered emitted row and the latest instant its time can name (or the end of
+	 * the read that returned it, when it carries none). The second and later rows of a read with
+	 * the same key are remembered as `key#2`, `key#3`…
 	 */
 	seen: Record<string, number>;
 }
@@ -52,8 +57,16 @@ export interface ReadWindow {
 /** What the cursor needs to know about a row. */
 export interface RowIdentity {
 	key: string;
-	/** Epoch ms of the time the row carries; undefined when it carries none that can be read. */
+	/**
+	 * Epoch ms of the time the row carries, the earliest it can name; undefined when it carries none
+	 * that can be read.
+	 */
 	time: number | undefined;
+	/**
+	 * The latest instant the time can name: later than `time` when it has no seconds, or lies in the
+	 * hour that happens twice when clocks go back. `time` when not given.
+	 */
+	latest?: number;
 }
 
 /** A catch-up after an outage reads at most this much time per request. */
@@ -92,9 +105,56 @@ export function wallClockRange(
 	return { de: wall(from, Math.min(...offsets)), ate: wall(to, Math.max(...offsets)) };
 }
 
+/**
+ * How much earlier than `de` a dialer may return rows: one that compares only the minutes of `de`
+ * (as getHC2's hh:mm echo of the range hints some do) returns the whole minute.
+ */
+export const COARSE_FILTER_MS = 60_000;
+
 /** A first state: nothing read yet, rows from `start` on to be emitted. */
-export function startState(scope: string, start: number): CursorState {
-	return { scope, start: wholeSecond(start), cursor: wholeSecond(start), seen: {} };
+export function startState(event: string, startFrom: number | null, start: number): CursorState {
+	return {
+		event,
+		startFrom,
+		start: wholeSecond(start),
+		cursor: wholeSecond(start),
+		seen: {},
+	};
+}
+
+function isCursorState(value: unknown): value is CursorState {
+	const state = value as CursorState;
+	return (
+		typeof value === 'object' &&
+		value !== null &&
+		typeof state.event === 'string' &&
+		(state.startFrom === null || Number.isFinite(state.startFrom)) &&
+		Number.isFinite(state.start) &&
+		Number.isFinite(state.cursor) &&
+		typeof state.seen === 'object' &&
+		state.seen !== null
+	);
+}
+
+/**
+ * The state a poll goes on from. A new Start From starts over from it, and another event from
+ * Start From or the Overlap Window before `now`; any other change (filters, Start From removed)
+ * goes on where the trigger is, so no row is emitted again.
+ */
+export function resumeState(
+	stored: unknown,
+	event: string,
+	startFrom: number | null,
+	now: number,
+	overlapMs: number,
+): CursorState {
+	if (!isCursorState(stored) || stored.event !== event) {
+		return startState(event, startFrom, startFrom ?? now - overlapMs);
+	}
+	if (startFrom !== null && startFrom !== stored.startFrom) {
+		return startState(event, startFrom, startFrom);
+	}
+	return { ...stored, startFrom };
 }
 
 /**
@@ -131,14 +191,23 @@ export function absorbRead<T>(
 	settings: CursorSettings,
 ): ReadOutcome<T> {
 	const shift = clockShiftMs(settings.zone, read.to);
-	const fresh = new Map<string, { row: T; time: number }>();
+	const fresh = new Map<string, { row: T; time: number; latest: number }>();
+	// Rows that are the same in every field the key reads (two calls from a withheld number in
+	// the same second) come together in every read that returns them: the nth of them is key#n.
+	const repeats = new Map<string, number>();
 	for (const row of rows) {
-		const { key, time } = identify(row);
-		if (Object.hasOwn(state.seen, key) || fresh.has(key)) continue;
-		if (time !== undefined && time < state.start) continue;
+		const identity = identify(row);
+		const repeat = (repeats.get(identity.key) ?? 0) + 1;
+		repeats.set(identity.key, repeat);
+		const key = repeat === 1 ? identity.key : `${identity.key}#${repeat}`;
+		if (Object.hasOwn(state.seen, key)) continue;
 		// A row without a readable time is somewhere in this read: remembering it with the read's
 		// end keeps it at least as long as any later read could return it.
-		fresh.set(key, { row, time: time ?? read.to });
+		const time = identity.time ?? read.to;
+		const latest = identity.time === undefined ? read.to : (identity.latest ?? identity.time);
+		// A time that can name an instant from the start on may be from after it.
+		if (latest < state.start) continue;
+		fresh.set(key, { row, time, latest });
 	}
 	const ordered = [...fresh.entries()].sort((a, b) => a[1].time - b[1].time);
 	const taken = ordered.slice(0, Math.max(0, room));
@@ -147,12 +216,15 @@ export function absorbRead<T>(
 		? Math.max(state.cursor, Math.min(read.to, left[1].time - shift))
 		: Math.max(state.cursor, read.to);
 
-	// A later read starts at cursor - overlap, and with the clock shift can return rows up to that
-	// much earlier: keys of rows before that can never come back.
-	const forgetBefore = cursor - settings.overlapMs - shift;
+	// A later read starts at cursor - overlap; with the clock shift, and a dialer that reads only
+	// the minutes of de, it can return rows up to that much earlier: keys of rows before that can
+	// never come back.
+	const forgetBefore = cursor - settings.overlapMs - shift - COARSE_FILTER_MS;
 	const seen: Record<string, number> = {};
-	for (const [key, time] of Object.entries(state.seen)) if (time >= forgetBefore) seen[key] = time;
-	for (const [key, { time }] of taken) seen[key] = time;
+	for (const [key, latest] of Object.entries(state.seen)) {
+		if (latest >= forgetBefore) seen[key] = latest;
+	}
+	for (const [key, { latest }] of taken) seen[key] = latest;
 	return {
 		emit: taken.map(([, { row }]) => row),
 		state: { ...state, cursor, seen },

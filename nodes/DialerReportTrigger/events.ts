@@ -5,18 +5,14 @@ import * as classificationResults from '../Dialer/actions/report/getClassificati
 import * as filledForms from '../Dialer/actions/report/getFilledForms.operation';
 import * as inboundCalls from '../Dialer/actions/report/getInboundCalls.operation';
 import type { ReportRowSource } from '../Dialer/actions/report/rowSource';
-import type { RowIdentityRule } from './rowIdentity';
 
-/**
- * A kind of new row the trigger watches for: the action node's report, and how its rows are told
- * apart.
- */
+/** A kind of new row the trigger watches for: the action node's report. */
 export interface ReportEvent {
 	name: string;
 	value: string;
 	description: string;
+	/** Its rows, and how they are told apart and dated (`source.identity`). */
 	source: ReportRowSource;
-	identity: RowIdentityRule;
 }
 
 /** In the order the editor lists them. */
@@ -27,29 +23,18 @@ export const REPORT_EVENTS: ReportEvent[] = [
 		description:
 			'A call made or received by an extension or agent appears in its call history (getHC2)',
 		source: callHistory.rowSource,
-		identity: {
-			keyField: 'protocolo',
-			digestFields: ['horario', 'tipo', 'numero', 'duracao_segundos', 'ramal_agente'],
-			timeField: 'horario',
-		},
 	},
 	{
 		name: 'New Classification Result',
 		value: 'newClassificationResult',
 		description: 'An agent classifies a call (getRQ4)',
 		source: classificationResults.rowSource,
-		identity: {
-			keyField: 'protocolo',
-			digestFields: ['datahora', 'agente', 'numero', 'codigo'],
-			timeField: 'datahora',
-		},
 	},
 	{
 		name: 'New Filled Form',
 		value: 'newFilledForm',
 		description: 'A ficha of the form is filled (getFP1)',
 		source: filledForms.rowSource,
-		identity: { keyField: 'ficha', digestFields: ['data', 'agente', 'codigo'], timeField: 'data' },
 	},
 	{
 		name: 'New Inbound Call',
@@ -57,7 +42,6 @@ export const REPORT_EVENTS: ReportEvent[] = [
 		description: 'A call comes in through an inbound route (getRE2)',
 		source: inboundCalls.rowSource,
 		// The report has no call ID: time, caller and route tell calls apart.
-		identity: { digestFields: ['data_hora', 'origem', 'roteamento'], timeField: 'data_hora' },
 	},
 ];
 

@@ -46,8 +46,8 @@ export const triggerOptions: INodeProperties = {
 			default: '',
 			description:
 				"Emit the rows from this moment on (on the dialer's clock unless it carries an offset) " +
-				'instead of those from the Overlap Window before the activation on. Changing it starts ' +
-				'over from the new moment.',
+				'instead of those from the Overlap Window before the activation on. A new value starts ' +
+				'over from it; other parameter changes go on where the trigger is, emitting nothing again.',
 		},
 	],
 };

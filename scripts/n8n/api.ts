@@ -363,6 +363,11 @@ export class N8nApi {
 		return this.store.createWorkflow({ ...workflow, settings: workflow.settings ?? {} });
 	}
 
+	/** Replaces the workflow's name, nodes, connections and settings (its static data stays). */
+	updateWorkflow(id: string, workflow: WorkflowInput): Promise<Workflow> {
+		return this.store.updateWorkflow(id, { ...workflow, settings: workflow.settings ?? {} });
+	}
+
 	activateWorkflow(id: string): Promise<Workflow> {
 		return this.store.setActive(id, true);
 	}
@@ -529,6 +534,7 @@ interface WorkflowStore {
 	updateCredential(id: string, credential: CredentialInput): Promise<Credential>;
 	deleteCredential(id: string): Promise<void>;
 	createWorkflow(workflow: WorkflowInput): Promise<Workflow>;
+	updateWorkflow(id: string, workflow: WorkflowInput): Promise<Workflow>;
 	setActive(id: string, active: boolean): Promise<Workflow>;
 	deleteWorkflow(id: string): Promise<void>;
 	listExecutions(workflowId: string, includeData: boolean): Promise<Execution[]>;
@@ -555,6 +561,10 @@ class PublicApiStore implements WorkflowStore {
 
 	createWorkflow(workflow: WorkflowInput): Promise<Workflow> {
 		return this.api.public<Workflow>('POST', '/workflows', workflow);
+	}
+
+	updateWorkflow(id: string, workflow: WorkflowInput): Promise<Workflow> {
+		return this.api.public<Workflow>('PUT', `/workflows/${id}`, workflow);
 	}
 
 	setActive(id: string, active: boolean): Promise<Workflow> {
@@ -630,6 +640,14 @@ class EditorApiStore implements WorkflowStore {
 
 	createWorkflow(workflow: WorkflowInput): Promise<Workflow> {
 		return this.api.rest<Workflow>('POST', '/rest/workflows', { ...workflow, active: false });
+	}
+
+	async updateWorkflow(id: string, workflow: WorkflowInput): Promise<Workflow> {
+		const { versionId } = await this.api.rest<{ versionId: string }>(
+			'GET',
+			`/rest/workflows/${id}`,
+		);
+		return this.api.rest<Workflow>('PATCH', `/rest/workflows/${id}`, { ...workflow, versionId });
 	}
 
 	async setActive(id: string, active: boolean): Promise<Workflow> {

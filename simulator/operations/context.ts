@@ -4,7 +4,7 @@ import type { FieldReader } from '../http/fields';
 import { jsonReply, type Reply } from '../http/replies';
 import type { SeededData } from '../model';
 import type { WallClock } from '../time';
-import type { AgentEvent, EnvelopeMode, PermissionMode } from '../types';
+import type { AgentEvent, EnvelopeMode, PermissionMode, ReportQuirks } from '../types';
 
 export interface OperationContext {
 	data: SeededData;
@@ -13,6 +13,8 @@ export interface OperationContext {
 	envelope: EnvelopeMode;
 	idsAsStrings: boolean;
 	permissionMode: PermissionMode;
+	/** How reports show and filter times (changed by tests while running). */
+	reportQuirks: ReportQuirks;
 	states: AgentStates;
 	/** Delivers an agent event to the webhook receivers in the background. */
 	publish(event: AgentEvent): void;
@@ -34,6 +36,24 @@ export function present(
 ): Reply {
 	if (context.envelope === 'data') return jsonReply({ ...siblings, data: payload });
 	return jsonReply(Array.isArray(payload) ? payload : { ...siblings, ...payload });
+}
+
+/** A report's period; with `deMinutes`, `de` loses its seconds (a read returns its whole first minute). */
+export function reportRange(
+	fields: FieldReader,
+	context: OperationContext,
+	required: boolean,
+): { de: number; ate: number } | undefined {
+	const range = fields.dateRange(required);
+	if (!range || !context.reportQuirks.deMinutes) return range;
+	return { ...range, de: range.de - (range.de % 60_000) };
+}
+
+/** A row time as getFP1, getRQ4 and getRE2 show it: `dd/mm/yyyy HH:MM:SS`, or without seconds. */
+export function rowTimeText(context: OperationContext, epochMs: number): string {
+	return context.reportQuirks.minuteTimes
+		? context.clock.formatBrazilianMinute(epochMs)
+		: context.clock.formatBrazilianDateTime(epochMs);
 }
 
 /** Ids go out as numbers, or as strings when the simulator plays a server that quotes them. */

@@ -7,7 +7,13 @@ import { toCsv } from '../csv';
 import { findAgent, findBatch, findForm, findOperation, findQueue, findTeam } from '../lookup';
 import type { Ficha, Form, SeededData } from '../model';
 import { sameName, toSnakeKey } from '../text';
-import { indexById, type OperationContext, type OperationHandler } from './context';
+import {
+	indexById,
+	reportRange,
+	rowTimeText,
+	type OperationContext,
+	type OperationHandler,
+} from './context';
 import { filterId, passes } from './filters';
 
 const contentType = 'application/vnd.api+json';
@@ -91,7 +97,7 @@ export const getFP1: OperationHandler = (fields, context) => {
 	// Validation first (400s), then references and permissions (200 refusals).
 	const fichaIdText = fields.optional('fichaId');
 	const ranges = fichaIdText === undefined ? undefined : parseFichaIds(fichaIdText);
-	const range = fields.dateRange(ranges === undefined);
+	const range = reportRange(fields, context, ranges === undefined);
 	const formReference = ranges === undefined ? fields.required('form') : fields.optional('form');
 	const format = fields.choice('formato', ['json', 'csv'] as const, false) ?? 'json';
 	const credentials = readCredentials(fields, context);
@@ -164,7 +170,7 @@ function fichaTable(context: OperationContext, form: Form | undefined, fichas: F
 		const prospect = data.prospects[ficha.prospect];
 		return [
 			String(ficha.id),
-			context.clock.formatBrazilianDateTime(ficha.data),
+			rowTimeText(context, ficha.data),
 			ficha.status,
 			agents.get(ficha.agentId)?.login ?? '',
 			teams.get(ficha.teamId)?.nome ?? '',

@@ -16,14 +16,14 @@ import { hasRecording } from '../recordings';
 import { extensionTypes } from '../seed/catalog';
 import { formatPhone } from '../text';
 import { formatDuration } from '../time';
-import { indexById, present, type OperationHandler } from './context';
+import { indexById, present, reportRange, rowTimeText, type OperationHandler } from './context';
 import { filterId, passes } from './filters';
 
 const phone = (digits: string) => formatPhone(digits.slice(0, 2), digits.slice(2));
 
 export const getRQ4: OperationHandler = (fields, context) => {
 	const { data } = context;
-	const range = fields.dateRange(true)!;
+	const range = reportRange(fields, context, true)!;
 	const operacao = filterId(fields, data, 'operacao', findOperation);
 	const fila = filterId(fields, data, 'fila', findQueue);
 	const lote = filterId(fields, data, 'lote', findBatch);
@@ -49,7 +49,7 @@ export const getRQ4: OperationHandler = (fields, context) => {
 		.map((call) => {
 			const prospect = data.prospects[call.prospect];
 			return {
-				datahora: context.clock.formatBrazilianDateTime(call.horario),
+				datahora: rowTimeText(context, call.horario),
 				agente: agents.get(call.agentId)?.nome ?? '',
 				fila: queues.get(call.filaId)?.descricao ?? '',
 				lote: batches.get(call.loteId)?.descricao ?? '',
@@ -75,7 +75,7 @@ const entityTypes = ['RS', 'RP', 'RI', 'RK', 'A'] as const;
 
 export const getHC2: OperationHandler = (fields, context) => {
 	const { data } = context;
-	const range = fields.dateRange(true)!;
+	const range = reportRange(fields, context, true)!;
 	const entityType = fields.choice('tipo_entidade', entityTypes, true)!;
 	const reference = fields.required('ramal_agente');
 	const direction = fields.choice('tipo', ['G', 'R'] as const, false);
@@ -127,7 +127,7 @@ export const getHC2: OperationHandler = (fields, context) => {
 
 export const getRE2: OperationHandler = (fields, context) => {
 	const { data } = context;
-	const range = fields.dateRange(true)!;
+	const range = reportRange(fields, context, true)!;
 	const fila = filterId(fields, data, 'fila', findQueue);
 	const rota = filterId(fields, data, 'rotaEntrada', findRoute);
 	const routes = indexById(data.inboundRoutes);
@@ -147,8 +147,9 @@ export const getRE2: OperationHandler = (fields, context) => {
 		.map((call) => {
 			const route = routes.get(call.rotaId)!;
 			return {
-				data_hora: context.clock.formatBrazilianDateTime(call.dataHora),
-				origem: phone(call.origem),
+				data_hora: rowTimeText(context, call.dataHora),
+				// A withheld number shows as text ("Anônimo"), a known one formatted.
+				origem: /^\d+$/.test(call.origem) ? phone(call.origem) : call.origem,
 				roteamento: route.descricao,
 				prospect: call.prospectExistente ? 'Existente' : 'Novo',
 				tipo_destino: route.tipoDestino,

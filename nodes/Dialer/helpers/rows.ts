@@ -4,16 +4,19 @@ function isRecord(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+const isEmpty = (value: unknown) => value === undefined || value === null || value === '';
+
 /**
  * The list of records in a payload. The contract leaves most wrappers open, so this accepts the
- * list itself, the list under `listKey`, or an object whose only list is the rows; an empty answer
- * is no rows, and a single record is one row.
+ * list itself, the list under `listKey`, or an object whose only list is the rows; an empty answer,
+ * or `listKey` holding nothing (`{"resultado":null}`), is no rows, and a single record is one row.
  */
 export function rowsOf(payload: unknown, listKey?: string): IDataObject[] {
-	if (payload === undefined || payload === null || payload === '') return [];
+	if (isEmpty(payload)) return [];
 	if (Array.isArray(payload)) return payload.filter(isRecord);
 	if (!isRecord(payload)) return [{ value: payload as string | number | boolean }];
 	if (listKey !== undefined && Array.isArray(payload[listKey])) return rowsOf(payload[listKey]);
+	if (listKey !== undefined && listKey in payload && isEmpty(payload[listKey])) return [];
 	const lists = Object.values(payload).filter(Array.isArray);
 	if (lists.length === 1) return rowsOf(lists[0]);
 	return Object.keys(payload).length === 0 ? [] : [payload];

@@ -175,6 +175,17 @@ function messageOf(body: unknown): string | undefined {
 	);
 }
 
+/** The message of a failure body; an `error`/`erro` flag that says "no error" is not one. */
+function failureText(body: IDataObject): string | undefined {
+	return (
+		textField(body.message) ??
+		textField(body.mensagem) ??
+		(flagsFailure(body.error) ? textField(body.error) : undefined) ??
+		(flagsFailure(body.erro) ? textField(body.erro) : undefined) ??
+		textField(body.msg)
+	);
+}
+
 /** Readable text from an error body (its JSON message, or HTML/plain text without markup). */
 export function describeBody(text: string): string {
 	const trimmed = text.trim();
@@ -193,29 +204,52 @@ export function describeBody(text: string): string {
 	return plain.length > 200 ? `${plain.slice(0, 200)}…` : plain;
 }
 
-const SUCCESS_STATUSES = new Set(['success', 'ok', 'sucesso']);
+const SUCCESS_STATUSES = new Set(['success', 'ok', 'sucesso', 'true']);
+const FAILURE_STATUSES = new Set(['error', 'erro', 'fail', 'failed', 'failure', 'falha', 'false']);
+/** Values of an `error`/`erro` field that say "no error". */
+const NO_ERROR = new Set(['', '0', 'false', 'no', 'none', 'null', 'ok']);
 
-function isSet(value: unknown): boolean {
-	return value !== undefined && value !== null && value !== false && value !== '';
+/** Whether an `error`, `erro` or `success: false` field says the call failed. */
+function flagsFailure(value: unknown): boolean {
+	if (value === undefined || value === null || value === false) return false;
+	if (typeof value === 'number') return value !== 0;
+	if (typeof value === 'string') return !NO_ERROR.has(value.trim().toLowerCase());
+	if (typeof value === 'object') return Object.keys(value).length > 0;
+	return value === true;
+}
+
+/** Whether the body's `status` says failure. */
+function statusFailed(body: IDataObject): boolean {
+	const { status } = body;
+	if (typeof status === 'number') return status >= 400;
+	if (status === false) return true;
+	if (typeof status !== 'string' || status.trim() === '') return false;
+	const word = status.trim().toLowerCase();
+	if (SUCCESS_STATUSES.has(word)) return false;
+	if (FAILURE_STATUSES.has(word)) return true;
+	// Another word counts on an envelope (beside data or a message, or nearly alone), not on a bare
+	// record that has its own status field (a prospect's "ATIVO", a ficha's "Pendente").
+	return 'data' in body || messageOf(body) !== undefined || Object.keys(body).length <= 2;
 }
 
 /**
- * The message of a body that reports failure, or undefined when it does not. A `status` other
- * than success counts only on a small status/message body, so a bare record that happens to have
- * a `status` field (a prospect's, say) is not mistaken for an error.
+ * The message of a body that reports failure, or undefined when it does not: the one rule for
+ * every request of the node and the triggers. A `status` other than success fails (even beside
+ * an empty `data` list), as do `success: false` and an `error`/`erro` that is set (not 0, false,
+ * "0" or empty).
  */
 export function failureMessage(body: unknown): string | undefined {
 	if (!isRecord(body)) return undefined;
-	const status = typeof body.status === 'string' ? body.status.trim().toLowerCase() : '';
-	const statusFailed =
-		status !== '' &&
-		!SUCCESS_STATUSES.has(status) &&
-		(body.data === undefined || body.data === null) &&
-		(messageOf(body) !== undefined || Object.keys(body).length <= 2);
-	const failed = statusFailed || body.success === false || isSet(body.error) || isSet(body.erro);
+	const failed =
+		statusFailed(body) ||
+		body.success === false ||
+		body.success === 'false' ||
+		flagsFailure(body.error) ||
+		flagsFailure(body.erro);
 	if (!failed) return undefined;
-	return (
-		messageOf(body) ??
-		(status !== '' ? `status "${status}"` : JSON.stringify(body.error ?? body.erro ?? body))
-	);
+	const flag = [body.error, body.erro].find(flagsFailure);
+	const text = failureText(body);
+	if (text !== undefined) return text;
+	if (flag !== undefined) return JSON.stringify(flag);
+	return statusFailed(body) ? `status ${JSON.stringify(body.status)}` : '"success": false';
 }

@@ -127,7 +127,7 @@ describe('New Filled Form', () => {
 		expect(batches.filter((batch) => batch.length === 1000)).toHaveLength(2);
 	});
 
-	it('starts over, an Overlap Window back, when the form or filters change', async () => {
+	it('goes on where it is when the form or filters change: no backfill, nothing again', async () => {
 		const parameters = { ...newFilledForm };
 		const { poll } = activeTrigger(parameters);
 		await poll();
@@ -138,6 +138,61 @@ describe('New Filled Form', () => {
 		expect(first).toContain(String(recent.id));
 		expect(first).not.toContain(String(old.id));
 		const [filled] = sim.rows.add({ report: 'getFP1', form: 42 });
+		expect((await poll()).map((item) => item.ficha)).toEqual([String(filled.id)]);
+	});
+
+	it('with Start From, emits the backfill once: a later filter change does not replay it, a new Start From does', async () => {
+		const agent = sim.data.agents[7];
+		const start = Math.floor(secondsAgo(3600) / 1000) * 1000;
+		const added = sim.rows.add({
+			report: 'getFP1',
+			form: 43,
+			agent: agent.id,
+			count: 5,
+			at: start + 60_000,
+			stepMs: 60_000,
+		});
+		const ids = added.map((row) => String(row.id));
+		const options: IDataObject = { startFrom: new Date(start).toISOString() };
+		const parameters: IDataObject = { ...newFilledForm, form: '43', options };
+		const { poll } = activeTrigger(parameters);
+		expect((await poll()).map((item) => item.ficha)).toEqual(ids);
+		parameters.filters = { agent: agent.login };
+		expect(await poll()).toEqual([]);
+		options.maxRowsPerPoll = 3;
+		expect(await poll()).toEqual([]);
+		options.startFrom = new Date(start + 150_000).toISOString();
+		expect((await poll()).map((item) => item.ficha)).toEqual(ids.slice(2));
+	});
+
+	it.each([
+		{ resultado: null, total: 0 },
+		{ data: { total: 0 } },
+		{ data: null },
+		{ error: 0, data: [] },
+		{ status: 'success', erro: '', data: [] },
+	])('reads %j as no rows: no item, no failure', async (body) => {
+		const { poll, staticData } = activeTrigger(newFilledForm);
+		await poll();
+		sim.faults.add({ kind: 'body', body, operation: 'getFP1', times: 1 });
+		expect(await poll()).toEqual([]);
+		expect(staticData.reportCursor).toBeDefined();
+	});
+
+	it.each([
+		[{ status: 'error', message: 'Sem permissão', data: [] }, 'Sem permissão'],
+		[{ error: 1, data: [] }, '1'],
+		[{ success: false, data: [] }, '"success": false'],
+	])('fails on %j without moving past the rows it never read', async (body, message) => {
+		const { poll, staticData } = activeTrigger(newFilledForm);
+		await poll();
+		const before = structuredClone(staticData);
+		const [filled] = sim.rows.add({ report: 'getFP1', form: 41 });
+		sim.faults.add({ kind: 'body', body, operation: 'getFP1', times: 1 });
+		const error = await poll().catch((caught: unknown) => caught);
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect((error as Error).message).toContain(message);
+		expect(staticData).toEqual(before);
 		expect((await poll()).map((item) => item.ficha)).toEqual([String(filled.id)]);
 	});
 
@@ -188,6 +243,27 @@ describe('the other events', () => {
 		const items = await poll();
 		expect(items).toHaveLength(3);
 		expect(items.every((item) => item.roteamento === route.descricao)).toBe(true);
+		expect(await poll()).toEqual([]);
+	});
+
+	it('New Inbound Call: two calls from a withheld number in the same second come as two items', async () => {
+		const route = sim.data.inboundRoutes[3];
+		const { poll } = activeTrigger({
+			event: 'newInboundCall',
+			filters: { inboundRoute: route.descricao },
+		});
+		await poll();
+		sim.rows.add({ report: 'getRE2', route: route.id, caller: 'Anônimo', count: 2 });
+		const items = await poll();
+		expect(items.map((item) => item.origem)).toEqual(['Anônimo', 'Anônimo']);
+		// A third in the same second, written later: one more item, the first two not again.
+		sim.rows.add({
+			report: 'getRE2',
+			route: route.id,
+			caller: 'Anônimo',
+			at: sim.data.inboundCalls.at(-1)!.dataHora,
+		});
+		expect(await poll()).toHaveLength(1);
 		expect(await poll()).toEqual([]);
 	});
 

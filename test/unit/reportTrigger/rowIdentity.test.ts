@@ -1,7 +1,12 @@
 /** How the report trigger tells rows apart and reads their times. */
 import { DateTime } from 'luxon';
 
-import { rowIdentifier, rowKey, rowTime } from '../../../nodes/DialerReportTrigger/rowIdentity';
+import {
+	rowIdentifier,
+	rowInstants,
+	rowKey,
+	rowTime,
+} from '../../../nodes/DialerReportTrigger/rowIdentity';
 
 describe('row keys', () => {
 	it('use the ficha number or the protocol when the report has one', () => {
@@ -69,30 +74,62 @@ describe('row times', () => {
 	it('reads minutes-only times (dd/mm/yyyy hh:mm) as the start of that minute', () =>
 		expect(rowTime('23/11/2026 10:00', zone)).toBe(expected - 1000));
 
-	it('reads every quarter hour of both DST change days as luxon does for the same format', () => {
-		const newYork = 'America/New_York';
-		for (const day of ['2026-03-08', '2026-11-01']) {
-			for (let minutes = 0; minutes < 24 * 60; minutes += 15) {
-				const wall = DateTime.fromISO(day, { zone: 'UTC' }).plus({ minutes, seconds: 7 });
-				const dayFirst = wall.toFormat('dd/MM/yyyy HH:mm:ss');
-				const yearFirst = wall.toFormat('yyyy-MM-dd HH:mm:ss');
-				const luxon = DateTime.fromFormat(dayFirst, 'dd/MM/yyyy HH:mm:ss', { zone: newYork });
-				expect([rowTime(dayFirst, newYork), rowTime(yearFirst, newYork)]).toEqual([
-					luxon.toMillis(),
-					luxon.toMillis(),
-				]);
+	it('reads a minutes-only time as its whole minute', () =>
+		expect(rowInstants('23/11/2026 10:00', zone)).toEqual({
+			earliest: expected - 1000,
+			latest: expected + 58_000,
+		}));
+
+	it.each(['America/New_York', 'America/Santiago', 'Australia/Sydney', 'Pacific/Auckland'])(
+		'reads every quarter hour of both DST change days in %s as every instant it can name',
+		(dstZone) => {
+			const changes = [3, 4, 9, 10, 11].flatMap((month) =>
+				Array.from({ length: 31 }, (_, day) =>
+					DateTime.fromObject({ year: 2026, month, day: day + 1 }, { zone: dstZone }),
+				).filter((date) => date.isValid && date.offset !== date.plus({ days: 1 }).offset),
+			);
+			expect(changes).toHaveLength(2);
+			let ambiguous = 0;
+			for (const change of changes) {
+				const day = DateTime.fromISO(change.toISODate()!, { zone: 'UTC' }).minus({ days: 1 });
+				for (let minutes = 0; minutes < 72 * 60; minutes += 15) {
+					const wall = day.plus({ minutes, seconds: 7 });
+					const text = wall.toFormat('dd/MM/yyyy HH:mm:ss');
+					// Every offset the zone uses that day, kept where it gives back the same text.
+					const offsets = [change.offset, change.plus({ days: 1 }).offset];
+					const readings = offsets.map((offset) => wall.toMillis() - offset * 60_000);
+					const named = readings.filter(
+						(instant) =>
+							DateTime.fromMillis(instant, { zone: dstZone }).toFormat('dd/MM/yyyy HH:mm:ss') ===
+							text,
+					);
+					const instants = named.length > 0 ? named : readings;
+					if (new Set(named).size === 2) ambiguous++;
+					const yearFirst = wall.toFormat('yyyy-MM-dd HH:mm:ss');
+					const range = { earliest: Math.min(...instants), latest: Math.max(...instants) };
+					expect([rowInstants(text, dstZone), rowInstants(yearFirst, dstZone)]).toEqual([
+						range,
+						range,
+					]);
+				}
 			}
-		}
-	});
+			// The four quarter hours of the hour that happens twice are read both ways.
+			expect(ambiguous).toBe(4);
+		},
+	);
 
 	it('gives each row of a poll its time, rows of the same second included', () => {
 		const identify = rowIdentifier({ keyField: 'ficha', timeField: 'data' }, zone);
 		const rows = [1, 2, 3].map((ficha) => ({ ficha, data: '23/11/2026 10:00:01' }));
 		expect(rows.map(identify)).toEqual([
-			{ key: 'ficha:1', time: expected },
-			{ key: 'ficha:2', time: expected },
-			{ key: 'ficha:3', time: expected },
+			{ key: 'ficha:1', time: expected, latest: expected },
+			{ key: 'ficha:2', time: expected, latest: expected },
+			{ key: 'ficha:3', time: expected, latest: expected },
 		]);
-		expect(identify({ ficha: 4, data: 'ontem' })).toEqual({ key: 'ficha:4', time: undefined });
+		expect(identify({ ficha: 4, data: 'ontem' })).toEqual({
+			key: 'ficha:4',
+			time: undefined,
+			latest: undefined,
+		});
 	});
 });

@@ -67,6 +67,22 @@ describe('errors name the operation and the HTTP status, and give a hint', () =>
 		// A bare record with its own status field is data, not a failure.
 		[{ codigo: '1', nome: 'Ana', status: 'ATIVO', uid: 'a-b-c' }, undefined],
 		[[{ status: 'error' }], undefined],
+		// A failure beside an empty list is still a failure: the rows were never read.
+		[{ status: 'error', message: 'Sem permissão', data: [] }, 'Sem permissão'],
+		[{ status: 'erro', data: [] }, 'status "erro"'],
+		[{ status: 'falha', data: { resultado: [] } }, 'status "falha"'],
+		[{ status: 500, message: 'Erro interno' }, 'Erro interno'],
+		[{ success: false, data: [] }, '"success": false'],
+		[{ error: 1, data: [] }, '1'],
+		[{ error: true }, 'true'],
+		[{ error: 'Token expirado', data: [] }, 'Token expirado'],
+		// An error field that says "no error" is success.
+		[{ error: 0, data: [{ ficha: '1' }] }, undefined],
+		[{ error: '0', message: 'OK', data: [] }, undefined],
+		[{ error: false, erro: '', data: [] }, undefined],
+		[{ error: null, status: 'success' }, undefined],
+		[{ error: {}, data: [] }, undefined],
+		[{ status: 'OK', error: 'false', data: [] }, undefined],
 	])('reads %j as failure %p', (body, expected) => {
 		expect(failureMessage(body)).toBe(expected);
 	});

@@ -12,7 +12,7 @@ import { offerFilters } from '../shared/filters';
 import { limitProperties } from '../shared/limit';
 import { periodProperties } from '../shared/period';
 import { sentAs } from '../shared/sentAs';
-import { reportItems, type ReportRowSource } from './rowSource';
+import { reportItems, rowsCarrying, type ReportRowSource, type RowIdentityRule } from './rowSource';
 
 export const option = {
 	name: 'Get Call History',
@@ -89,7 +89,14 @@ const whose: INodeProperties[] = [
 	},
 ];
 
+const identity: RowIdentityRule = {
+	keyField: 'protocolo',
+	digestFields: ['horario', 'tipo', 'numero', 'duracao_segundos', 'ramal_agente'],
+	timeField: 'horario',
+};
+
 export const rowSource: ReportRowSource = {
+	identity,
 	endpoint,
 	properties: [...whose, filters.property],
 	async fields(context, itemIndex) {
@@ -119,7 +126,10 @@ export const rowSource: ReportRowSource = {
 			de: history.de,
 			ate: history.ate,
 		};
-		return rowsOf(history.chamadas ?? []).map((call) => ({ ...call, ...envelope }));
+		return rowsCarrying(rowsOf(history.chamadas), identity).map((call) => ({
+			...call,
+			...envelope,
+		}));
 	},
 };
 

@@ -6,7 +6,7 @@ import { offerFilters, sharedFilters } from '../shared/filters';
 import { limitProperties } from '../shared/limit';
 import { periodProperties } from '../shared/period';
 import { recordingProperties } from '../recording/files';
-import { reportItems, type ReportRowSource } from './rowSource';
+import { reportItems, rowsCarrying, type ReportRowSource, type RowIdentityRule } from './rowSource';
 
 export const option = {
 	name: 'Get Classification Results',
@@ -34,11 +34,18 @@ const filters = offerFilters(
 	},
 );
 
+const identity: RowIdentityRule = {
+	keyField: 'protocolo',
+	digestFields: ['datahora', 'agente', 'numero', 'codigo'],
+	timeField: 'datahora',
+};
+
 export const rowSource: ReportRowSource = {
+	identity,
 	endpoint,
 	properties: [filters.property, ...recordingProperties],
 	fields: async (context, itemIndex) => filters.read(context, itemIndex),
-	rows: (answer) => rowsOf(answer),
+	rows: (answer) => rowsCarrying(rowsOf(answer), identity),
 };
 
 export const properties: INodeProperties[] = [

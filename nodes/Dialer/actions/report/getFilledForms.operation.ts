@@ -18,7 +18,7 @@ import type { ItemParameters } from '../shared/itemParameters';
 import { limitProperties, listItems } from '../shared/limit';
 import { periodProperties, readPeriod } from '../shared/period';
 import { sentAs } from '../shared/sentAs';
-import type { ReportRowSource } from './rowSource';
+import { rowsCarrying, type ReportRowSource, type RowIdentityRule } from './rowSource';
 
 export const option = {
 	name: 'Get Filled Forms',
@@ -106,14 +106,21 @@ async function commonFields(
 }
 
 /** The fichas of one form, as items. */
+const identity: RowIdentityRule = {
+	keyField: 'ficha',
+	digestFields: ['data', 'agente', 'codigo'],
+	timeField: 'data',
+};
+
 export const rowSource: ReportRowSource = {
+	identity,
 	endpoint,
 	properties: [formProperty, filters.property],
 	fields: async (context, itemIndex) => ({
 		form: readForm(context, itemIndex),
 		...(await commonFields(context, itemIndex, 'items')),
 	}),
-	rows: (answer) => rowsOf(answer),
+	rows: (answer) => rowsCarrying(rowsOf(answer), identity),
 };
 
 export const properties: INodeProperties[] = [

@@ -5,7 +5,7 @@ import { REPORT_TIMEOUT_MS, type ApiEndpoint } from '../../transport/request';
 import { offerFilters, sharedFilters } from '../shared/filters';
 import { limitProperties } from '../shared/limit';
 import { periodProperties } from '../shared/period';
-import { reportItems, type ReportRowSource } from './rowSource';
+import { reportItems, rowsCarrying, type ReportRowSource, type RowIdentityRule } from './rowSource';
 
 export const option = {
 	name: 'Get Inbound Calls',
@@ -42,11 +42,18 @@ const filters = offerFilters([
 	],
 ]);
 
+const identity: RowIdentityRule = {
+	// The report has no call ID: time, caller and route tell calls apart.
+	digestFields: ['data_hora', 'origem', 'roteamento'],
+	timeField: 'data_hora',
+};
+
 export const rowSource: ReportRowSource = {
+	identity,
 	endpoint,
 	properties: [filters.property],
 	fields: async (context, itemIndex) => filters.read(context, itemIndex),
-	rows: (answer) => rowsOf(answer, 'resultado'),
+	rows: (answer) => rowsCarrying(rowsOf(answer, 'resultado'), identity),
 };
 
 export const properties: INodeProperties[] = [

@@ -12,6 +12,34 @@ import type { ItemParameters } from '../shared/itemParameters';
 import { limitedItems } from '../shared/limit';
 import { readPeriod } from '../shared/period';
 
+/** How a report's rows are told apart and dated. */
+export interface RowIdentityRule {
+	/**
+	 * Field whose value identifies the row for good (ficha number, call protocol), if the report has
+	 * one.
+	 */
+	keyField?: string;
+	/**
+	 * Fields that tell the row apart when it has no key field: those fixed when the row is written
+	 * (not a result classified later, nor the range of the read). All fields when not given.
+	 */
+	digestFields?: string[];
+	/** Field holding the time the row carries. */
+	timeField: string;
+}
+
+/**
+ * The records of an answer that are rows: those that carry the report's time field and key field.
+ * Anything else (`{"resultado":null,"total":0}` from an idle dialer) is no row.
+ */
+export function rowsCarrying(records: IDataObject[], identity: RowIdentityRule): IDataObject[] {
+	const fields = [
+		identity.timeField,
+		...(identity.keyField === undefined ? [] : [identity.keyField]),
+	];
+	return records.filter((record) => fields.every((field) => record[field] !== undefined));
+}
+
 /**
  * A report read as rows over a period: what its operation and the Dialer Report Trigger share, so
  * both offer the same parameters, send the same fields and output the same items.
@@ -22,6 +50,8 @@ export interface ReportRowSource {
 	properties: INodeProperties[];
 	/** Those parameters as API fields; the period (de/ate) is added by the caller. */
 	fields(context: ItemParameters, itemIndex: number): Promise<ApiFields>;
+	/** How its rows are told apart and dated. */
+	identity: RowIdentityRule;
 	/** The rows of an answer, one per output item. */
 	rows(answer: unknown): IDataObject[];
 }

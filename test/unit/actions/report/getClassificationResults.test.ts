@@ -9,8 +9,14 @@ import {
 describe('Report → Get Classification Results', () => {
 	it('returns classification results one item per row, with every filter', async () => {
 		const rows = [
-			{ agente: 'Ana', resultado: 'Venda', novo_campo: 1 },
-			{ agente: 'Bia', resultado: 'Recusa' },
+			{
+				datahora: '21/11/2026 10:00:01',
+				protocolo: '1',
+				agente: 'Ana',
+				resultado: 'Venda',
+				novo_campo: 1,
+			},
+			{ datahora: '21/11/2026 10:00:02', protocolo: '2', agente: 'Bia', resultado: 'Recusa' },
 		];
 		const { path, form, items } = await runNode({
 			parameters: {
@@ -40,6 +46,23 @@ describe('Report → Get Classification Results', () => {
 		});
 		expect(items.map((item) => item.json)).toEqual(rows);
 	});
+
+	it.each([{ resultado: null, total: 0 }, { total: 0 }, [], null])(
+		'gives no item for an answer without rows: %j',
+		async (answer) => {
+			const { items } = await runNode({
+				parameters: {
+					resource: 'report',
+					operation: 'getClassificationResults',
+					...customPeriod,
+					returnAll: true,
+					filters: {},
+				},
+				responses: [{ body: { data: answer } }],
+			});
+			expect(items).toEqual([]);
+		},
+	);
 });
 
 describe('Report → Get Classification Results with Download Recordings', () => {

@@ -3,6 +3,8 @@ import { DateTime } from 'luxon';
 import { router } from '../../../../nodes/Dialer/actions/router';
 import { customPeriod, fakeExecuteFunctions, runNode } from '../../support/executeFunctions';
 
+const TIME = '21/11/2026 10:00:01';
+
 describe('Report → Get Inbound Calls', () => {
 	it('sends the period in the workflow timezone', async () => {
 		const { form } = await runNode({
@@ -32,7 +34,9 @@ describe('Report → Get Inbound Calls', () => {
 				returnAll: true,
 				filters: { inboundRoute: 'SAC', queue: '5' },
 			},
-			responses: [{ body: { data: { resultado: [{ origem: '1', tempo_fila: 3 }] } } }],
+			responses: [
+				{ body: { data: { resultado: [{ data_hora: TIME, origem: '1', tempo_fila: 3 }] } } },
+			],
 		});
 		expect(path).toBe('getRE2');
 		expect(form).toEqual({
@@ -41,7 +45,9 @@ describe('Report → Get Inbound Calls', () => {
 			fila: '5',
 			rotaEntrada: 'SAC',
 		});
-		expect(items[0].json).toEqual({ origem: '1', tempo_fila: 3 });
+		expect(items.map((item) => item.json)).toEqual([
+			{ data_hora: TIME, origem: '1', tempo_fila: 3 },
+		]);
 	});
 
 	it('rejects an end before the start before sending', async () => {
@@ -58,5 +64,24 @@ describe('Report → Get Inbound Calls', () => {
 		});
 		await expect(router.call(real.context)).rejects.toThrow(/End: .* is before Start/);
 		expect(real.sent).toHaveLength(0);
+	});
+
+	it.each([
+		{ resultado: null, total: 0 },
+		{ resultado: [], total: 0 },
+		{ total: 0 },
+		{ resultado: [{ total: 0 }] },
+	])('gives no item for an answer without calls: %j', async (answer) => {
+		const { items } = await runNode({
+			parameters: {
+				resource: 'report',
+				operation: 'getInboundCalls',
+				...customPeriod,
+				returnAll: true,
+				filters: {},
+			},
+			responses: [{ body: { data: answer } }],
+		});
+		expect(items).toEqual([]);
 	});
 });
