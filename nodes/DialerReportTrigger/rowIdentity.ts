@@ -34,11 +34,31 @@ function wallClock(text: string): { wall: number; spanMs: number } | undefined {
 	return exact ? { wall, spanMs: second === undefined ? 60_000 : 1000 } : undefined;
 }
 
+const HOUR_MS = 3_600_000;
+/** Per zone and wall-clock hour: the zone's offset when no clock change is near, else null. */
+const steadyOffsets = new Map<string, number | null>();
+
+function steadyOffset(zone: IANAZone, wall: number): number | null {
+	const hour = Math.floor(wall / HOUR_MS) * HOUR_MS;
+	const key = `${zone.name}|${hour}`;
+	let offset = steadyOffsets.get(key);
+	if (offset === undefined) {
+		// The same offset a day before and a day after the hour: no change in between.
+		const before = zone.offset(hour - DAY_MS);
+		offset = before === zone.offset(hour + HOUR_MS + DAY_MS) ? before : null;
+		if (steadyOffsets.size >= 10_000) steadyOffsets.clear();
+		steadyOffsets.set(key, offset);
+	}
+	return offset;
+}
+
 /**
  * The instants a wall-clock time can name in `zone`: one, or two in the hour that happens twice
  * when clocks go back, and both readings of a time in the hour skipped when they go forward.
  */
 function instantsOf(wall: number, zone: IANAZone): number[] {
+	const steady = steadyOffset(zone, wall);
+	if (steady !== null) return [wall - steady * 60_000];
 	const readings = [zone.offset(wall - DAY_MS), zone.offset(wall + DAY_MS)].map((offset) => ({
 		offset,
 		instant: wall - offset * 60_000,
