@@ -9,13 +9,14 @@ import { parseFichaIds, requireText } from '../../helpers/parameters';
 import { rowsOf } from '../../helpers/rows';
 import {
 	dialerApiDownload,
+	dialerApiRequest,
 	REPORT_TIMEOUT_MS,
 	type ApiEndpoint,
 	type ApiFields,
 } from '../../transport/request';
 import { offerFilters, sharedFilters } from '../shared/filters';
 import type { ItemParameters } from '../shared/itemParameters';
-import { limitProperties, listItems } from '../shared/limit';
+import { limitedItems, limitProperties } from '../shared/limit';
 import { periodProperties, readPeriod } from '../shared/period';
 import { sentAs } from '../shared/sentAs';
 import { rowsCarrying, type ReportRowSource, type RowIdentityRule } from './rowSource';
@@ -226,7 +227,8 @@ export async function execute(
 	const fields: ApiFields = { ...selection, ...(await commonFields(this, itemIndex, output)) };
 
 	if (output === 'items') {
-		return await listItems.call(this, itemIndex, endpoint, fields);
+		const answer = await dialerApiRequest.call(this, endpoint, fields, itemIndex);
+		return limitedItems.call(this, itemIndex, rowSource.rows(answer));
 	}
 
 	const binaryPropertyName = requireText(

@@ -27,7 +27,7 @@ describe('Report → Get Filled Forms', () => {
 			},
 			responses: [
 				{
-					body: { data: [{ ficha: '1', nome_p: 'x', nota_1_f: '9' }] },
+					body: { data: [{ ficha: '1', data: '21/11/2026 10:00:01', nome_p: 'x', nota_1_f: '9' }] },
 					contentType: 'application/vnd.api+json',
 				},
 			],
@@ -42,8 +42,21 @@ describe('Report → Get Filled Forms', () => {
 			prospect: 'Ana',
 			formato: 'json',
 		});
-		expect(items[0].json).toEqual({ ficha: '1', nome_p: 'x', nota_1_f: '9' });
+		expect(items.map((item) => item.json)).toEqual([
+			{ ficha: '1', data: '21/11/2026 10:00:01', nome_p: 'x', nota_1_f: '9' },
+		]);
 	});
+
+	it.each([{ total: 0 }, { resultado: null, total: 0 }, null, []])(
+		'gives no item for an answer without fichas: %j',
+		async (answer) => {
+			const { items } = await runNode({
+				parameters: base,
+				responses: [{ body: { data: answer }, contentType: 'application/vnd.api+json' }],
+			});
+			expect(items).toEqual([]);
+		},
+	);
 
 	it('sends ficha IDs instead of form and period', async () => {
 		const { form } = await runNode({
