@@ -226,7 +226,13 @@ it('starts inside the hour before clocks go back in Santiago: the repeated hour 
 	const emitted = async () => emittedFichas(await api.listExecutions(workflow.id, true));
 	await api.activateWorkflow(workflow.id);
 	try {
-		await waitUntil(async () => (await reads(url)).length >= 3, 'three polls', 60_000);
+		await waitUntil(
+			async () => new Set(await emitted()).size >= night.length,
+			'every ficha',
+			60_000,
+		);
+		const readsNow = (await reads(url)).length;
+		await waitUntil(async () => (await reads(url)).length > readsNow, 'one more poll', 30_000);
 	} finally {
 		await api.deactivateWorkflow(workflow.id);
 	}
@@ -267,9 +273,9 @@ it('restarted right after the activation, before any row: the row written in bet
 	await api.activateWorkflow(workflow.id);
 	const activatedAt = Date.now();
 	await waitUntil(async () => (await reads()).length > readsBefore, 'the activation poll', 30_000);
-	// Written now, 55 s after the time it carries: inside the first state's window, but before
-	// the Overlap Window of any poll that starts afresh after the restart.
-	const [late] = await addRows([{ report: 'getFP1', form: 43, at: activatedAt - 55_000 }]);
+	// Written now, 52 s after the time it carries: inside the first state's window, but before
+	// the Overlap Window of a poll that would start afresh 8 s or more after the activation.
+	const [late] = await addRows([{ report: 'getFP1', form: 43, at: activatedAt - 52_000 }]);
 	await n8n!.restart();
 	const executions = async () => api.listExecutions(workflow.id, true);
 	try {
