@@ -68,10 +68,10 @@ describe('Report → Get Classification Results', () => {
 describe('Report → Get Classification Results with Download Recordings', () => {
 	const link = (id: string) => `https://acme.dialer.test:8607/ipbox/gravacoes/${id}.wav`;
 	const rows = [
-		{ protocolo: 'P1', arquivo: link('a') },
-		{ protocolo: 'P2', arquivo: '' },
-		{ protocolo: 'P3', arquivo: link('c') },
-		{ protocolo: 'P4', arquivo: link('d') },
+		{ datahora: '21/11/2026 10:00:01', protocolo: 'P1', arquivo: link('a') },
+		{ datahora: '21/11/2026 10:00:01', protocolo: 'P2', arquivo: '' },
+		{ datahora: '21/11/2026 10:00:01', protocolo: 'P3', arquivo: link('c') },
+		{ datahora: '21/11/2026 10:00:01', protocolo: 'P4', arquivo: link('d') },
 	];
 	const audio = (id: string) => ({
 		body: Buffer.from(`RIFF-${id}`),
