@@ -5,7 +5,7 @@
  * limit and is alerted while the agent is still paused, one ends in time and is not.
  * Everything listens on 127.0.0.1; Ctrl-C (or SIGTERM) stops n8n and the simulator.
  *
- * `--check`: start, prove the offline examples work (the live alert, scheduled ones run once,
+ * `--check`: start, prove the examples that need no outside service work (the live alert, scheduled ones run once,
  * trigger ones get executions from the shift), stop, and print one JSON summary line; exit code 1
  * on any failure.
  * Other flags: `--skip-build` (pack the existing dist/), `--shift-rate <events/s>` (default 5),
@@ -79,6 +79,12 @@ const ALERT_LOG = 'over-limit-pauses.log';
  * the in-time one to end first, short enough for n8n to keep the wait in memory (under 65 s).
  */
 const LIMIT_IN_SECONDS = 10;
+/**
+ * The call center's zone, as in the README's examples. The simulator's dates are this process's
+ * local time and n8n's workflows run in GENERIC_TIMEZONE: both are set to it, so "yesterday" and
+ * the times in alerts and on the board read as a supervisor in São Paulo reads them.
+ */
+export const DEMO_TIMEZONE = 'America/Sao_Paulo';
 
 export interface DemoOptions {
 	check: boolean;
@@ -91,7 +97,8 @@ export interface DemoOptions {
 interface ImportedExample {
 	file: string;
 	workflow: Workflow;
-	offline: boolean;
+	/** Needs nothing but the dialer and n8n: activated and checked by the demo. */
+	local: boolean;
 }
 
 /** What the scripted pauses showed, in milliseconds. */
@@ -152,7 +159,7 @@ export async function readExamples(): Promise<Array<{ file: string; workflow: Wo
 	);
 }
 
-export function runsOffline(workflow: WorkflowInput): boolean {
+export function needsNoOutsideService(workflow: WorkflowInput): boolean {
 	return workflow.nodes.every((node) => LOCAL_NODE_TYPES.has(node.type));
 }
 
@@ -233,8 +240,8 @@ async function readLog(file: string): Promise<string[]> {
  * Two coffee breaks before the shift starts, sent as if they began almost their 15-minute limit
  * ago, so the limit comes LIMIT_IN_SECONDS later. One agent comes back in time; the other is still
  * paused when the live alerts example writes its alert line, and only then comes back. Each agent's
- * next event is sent once the table shows the previous one, since one agent's events are separate
- * executions that could otherwise be written out of order.
+ * next event is sent once the table shows the previous one, so the pause_out lands while its
+ * pause is being watched (the example orders events by their time, whatever their arrival).
  */
 async function playPauses(
 	sim: DialerSimulator,
@@ -264,8 +271,7 @@ async function playPauses(
 		t: Math.floor(Date.now() / 1000),
 		usuario_id,
 	});
-	const stateOf = async (agentId: number) =>
-		(await table.rows()).find((row) => row.agentId === agentId)?.state;
+	const stateOf = async (agentId: number) => (await table.latestByAgent()).get(agentId)?.state;
 	const inState = (agentId: number, state: string) =>
 		until(`agent ${agentId} ${state} in the data table`, async () =>
 			(await stateOf(agentId)) === state ? true : undefined,
@@ -322,10 +328,10 @@ function banner(
 	liveAlert: LiveAlert,
 ): string {
 	const active = examples
-		.filter((example) => example.offline)
+		.filter((example) => example.local)
 		.map((example) => `    - ${example.workflow.name}`);
 	const inactive = examples
-		.filter((example) => !example.offline)
+		.filter((example) => !example.local)
 		.map((example) => `    - ${example.workflow.name}`);
 	const boardPath = examples
 		.flatMap((example) => example.workflow.nodes)
@@ -346,7 +352,7 @@ function banner(
 		'               defaults, 150 agent events at once lose some; README, Capacity)',
 		'',
 		'What to look at:',
-		'  - Overview: the Dialer API credential points at the simulator. Active examples (run offline):',
+		'  - Overview: the Dialer API credential points at the simulator. Active examples (no outside service):',
 		...active,
 		`  - Overview → Data tables → ${AGENT_TABLE_NAME}: one row per agent, updated by every agent event.`,
 		`  - "live over-limit pause alerts" → Executions. Before the shift, agent ${liveAlert.agentId} stayed in a`,
@@ -367,6 +373,8 @@ function banner(
 
 export async function runDemo(options: DemoOptions): Promise<void> {
 	const launched = Date.now();
+	// Before the simulator seeds its history: Node reads TZ again when it is assigned.
+	process.env.TZ = DEMO_TIMEZONE;
 	const timings: Record<string, number> = {};
 	const mark = (name: string) => (timings[name] = Date.now() - launched);
 
@@ -410,8 +418,7 @@ export async function runDemo(options: DemoOptions): Promise<void> {
 			purpose: 'demo',
 			build: options.build,
 			env: {
-				// The simulator's dates are the machine's local time: make "yesterday" mean the same in n8n.
-				GENERIC_TIMEZONE: Intl.DateTimeFormat().resolvedOptions().timeZone,
+				GENERIC_TIMEZONE: DEMO_TIMEZONE,
 				N8N_RESTRICT_FILE_ACCESS_TO: outputFolder,
 				...RECOMMENDED_N8N_SETTINGS,
 			},
@@ -428,18 +435,18 @@ export async function runDemo(options: DemoOptions): Promise<void> {
 
 		const examples: ImportedExample[] = [];
 		for (const { file, workflow } of await readExamples()) {
-			const offline = runsOffline(workflow);
+			const local = needsNoOutsideService(workflow);
 			const created = await api.createWorkflow(
 				configureExample(workflow, credential, outputFolder, table),
 			);
-			if (offline) await api.activateWorkflow(created.id);
-			examples.push({ file, workflow: created, offline });
+			if (local) await api.activateWorkflow(created.id);
+			examples.push({ file, workflow: created, local });
 		}
 		mark('examplesImported');
-		log(`imported ${examples.length} examples, ${examples.filter((e) => e.offline).length} active`);
+		log(`imported ${examples.length} examples, ${examples.filter((e) => e.local).length} active`);
 
 		const triggered = examples.filter(
-			(e) => e.offline && e.workflow.nodes.some((node) => node.type === TRIGGER_TYPE),
+			(e) => e.local && e.workflow.nodes.some((node) => node.type === TRIGGER_TYPE),
 		);
 		for (const { workflow } of triggered) {
 			for (const node of workflow.nodes.filter((candidate) => candidate.type === TRIGGER_TYPE)) {
@@ -457,7 +464,7 @@ export async function runDemo(options: DemoOptions): Promise<void> {
 		const liveAlert = await playPauses(sim, api, alerts, table, outputFolder);
 		mark('liveAlertShown');
 
-		for (const { workflow } of examples.filter((e) => e.offline)) {
+		for (const { workflow } of examples.filter((e) => e.local)) {
 			const schedule = workflow.nodes.find((node) => node.type === SCHEDULE_TYPE);
 			if (!schedule) continue;
 			assertSucceeded(workflow, [
@@ -506,7 +513,7 @@ export async function runDemo(options: DemoOptions): Promise<void> {
 			check: 'passed',
 			n8nPid: n8n.pid,
 			examples: examples.length,
-			active: examples.filter((e) => e.offline).length,
+			active: examples.filter((e) => e.local).length,
 			executions: executions.length,
 			liveAlert,
 			timings,
@@ -519,7 +526,7 @@ export async function runDemo(options: DemoOptions): Promise<void> {
 	}
 }
 
-/** The files the scheduled offline examples write: yesterday's CSV and the agent board. */
+/** The files the scheduled examples write: yesterday's CSV and the agent board. */
 async function checkFiles(outputFolder: string): Promise<void> {
 	const files = await readdir(outputFolder);
 	const csv = files.find((file) => file.startsWith('filled-forms-') && file.endsWith('.csv'));

@@ -13,6 +13,7 @@ export const AGENT_TABLE_COLUMNS = [
 	{ name: 'state', type: 'string' },
 	{ name: 'lastEvent', type: 'string' },
 	{ name: 'lastEventAt', type: 'string' },
+	{ name: 'eventOrder', type: 'number' },
 	{ name: 'since', type: 'string' },
 	{ name: 'pauseId', type: 'string' },
 	{ name: 'pauseStartedAt', type: 'string' },
@@ -28,6 +29,7 @@ export interface AgentRow {
 	state: string;
 	lastEvent: string;
 	lastEventAt: string;
+	eventOrder: number;
 	since: string;
 	pauseId: string | null;
 	pauseStartedAt: string | null;
@@ -68,6 +70,16 @@ export class AgentTable {
 			rows.push(...page.data);
 			if (page.data.length === 0 || rows.length >= page.count) return rows;
 		}
+	}
+
+	/** Each agent's row with the highest eventOrder: its latest event, as the agent board shows it. */
+	async latestByAgent(): Promise<Map<number, AgentRow>> {
+		const latest = new Map<number, AgentRow>();
+		for (const row of await this.rows()) {
+			const known = latest.get(row.agentId);
+			if (!known || row.eventOrder > known.eventOrder) latest.set(row.agentId, row);
+		}
+		return latest;
 	}
 
 	async delete(): Promise<void> {

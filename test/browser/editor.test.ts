@@ -417,7 +417,7 @@ describe('the nodes in the n8n editor (Chromium)', () => {
 				page
 					.locator('[data-test-id="canvas-node"][data-node-type="n8n-nodes-base.dataTable"]')
 					.count(),
-			).resolves.toBe(2);
+			).resolves.toBe(3);
 			await expectIcons(page, 'dialer.svg', 1);
 			await screenshot('live-pause-alerts-workflow.png');
 		} finally {

@@ -1,13 +1,13 @@
 /**
  * The README's main command, `npm run demo`, run as a user runs it (a child process with its own
- * n8n and simulator): `--check` proves the examples import and the offline ones work, the live
+ * n8n and simulator): `--check` proves the examples import and those that need no outside service work, the live
  * over-limit alert among them, and Ctrl-C leaves no process behind. The run's global setup has
  * already built dist/.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 
-import { readExamples, runsOffline, type DemoSummary } from '../../scripts/demo';
+import { readExamples, needsNoOutsideService, type DemoSummary } from '../../scripts/demo';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
@@ -74,7 +74,7 @@ describe('npm run demo', () => {
 		expect(summary).toMatchObject({
 			check: 'passed',
 			examples: examples.length,
-			active: examples.filter(({ workflow }) => runsOffline(workflow)).length,
+			active: examples.filter(({ workflow }) => needsNoOutsideService(workflow)).length,
 		});
 		// The demo itself checked that the alert names that agent and no other; here, its order:
 		// after the pause's maximum and before the agent came back.

@@ -10,7 +10,13 @@ import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { request } from 'undici';
 
-import type { Credential, Execution, Workflow, WorkflowInput } from '../../scripts/n8n/api';
+import {
+	nodeOutput,
+	type Credential,
+	type Execution,
+	type Workflow,
+	type WorkflowInput,
+} from '../../scripts/n8n/api';
 import type { AgentEvent } from '../../simulator/types';
 import { readConnection, registerSecret } from './setup/connection';
 import {
@@ -161,7 +167,9 @@ describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)
 				(rows) => rows.find((row) => row.agentId === PAUSED_AGAIN)?.state === 'online',
 				'agent 104 back from the first pause',
 			);
-			await webhooks.emit(pauseIn(PAUSED_AGAIN, 1, secondStart, LIMIT_SECONDS));
+			// A pause starting in the same second as the resume would count as ended by it (README,
+			// Supervision): the next pause starts a second later.
+			await webhooks.emit(pauseIn(PAUSED_AGAIN, 1, secondStart + 1, LIMIT_SECONDS));
 			// 4 first pauses, 3 ends, the second pause: every execution finished, none waiting.
 			await settledExecutions(8);
 		});
@@ -198,10 +206,9 @@ describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)
 				expect.objectContaining({
 					agentId: OVER,
 					pauseId: '1',
-					limitMinutes: 0,
-					minutesOver: 0,
+					limitSeconds: LIMIT_SECONDS,
 					line: expect.stringMatching(
-						/^\S+\tAgent 101 is still in pause 1: limit 0 min, reached at \d\d:\d\d:\d\d, 0 min over\n$/,
+						/^\S+\tAgent 101 still paused, 6-s limit reached at \d\d:\d\d \(pause 1 since \d\d:\d\d\)\n$/,
 					),
 				}),
 			]);
@@ -222,7 +229,7 @@ describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)
 		it("alerts the agent's next pause at its own limit, never the earlier one", async () => {
 			const found = (await alerts()).filter((alert) => alert.agentId === PAUSED_AGAIN);
 			expect(found).toHaveLength(1);
-			expect(Date.parse(found[0].pauseStartedAt)).toBe(secondStart * 1000);
+			expect(Date.parse(found[0].pauseStartedAt)).toBe((secondStart + 1) * 1000);
 		});
 	});
 
@@ -231,13 +238,14 @@ describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)
 		/** Every third agent stays in the pause; the others come back or log out in time. */
 		const staying = agents.filter((agent) => agent % 3 === 0);
 		let executionsBefore = 0;
+		let lastEndBeforeLimitMs = 0;
 
 		beforeAll(async () => {
 			const { webhooks } = workflows.simulator;
 			executionsBefore = (await workflows.api.listExecutions(alertWorkflow.id)).length;
 			const start = nowSeconds();
 			// Long enough for n8n to take in 50 events and 34 ends before the limit.
-			const limit = 15;
+			const limit = 20;
 			const deliveries = await Promise.all(
 				agents.map((agent) => webhooks.emit(pauseIn(agent, 2, start, limit))),
 			);
@@ -254,7 +262,19 @@ describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)
 					),
 				),
 			);
-			await settledExecutions(executionsBefore + agents.length + leaving.length);
+			const executions = await settledExecutions(
+				executionsBefore + agents.length + leaving.length,
+			);
+			// The ends must be saved before the limit, or an alert for them would be right.
+			const endsSaved = executions
+				.filter((execution) => nodeOutput(execution, 'Agent Events')[0]?.event !== 'agente.pause_in')
+				.map((execution) => Date.parse(execution.stoppedAt!));
+			lastEndBeforeLimitMs = (start + limit) * 1000 - Math.max(...endsSaved);
+			console.log(`50 agents: the last end was saved ${lastEndBeforeLimitMs} ms before the limit`);
+		});
+
+		it('saves every end before the limit (otherwise the machine is too slow for this test)', () => {
+			expect(lastEndBeforeLimitMs).toBeGreaterThan(0);
 		});
 
 		it('alerts exactly the agents still paused at the limit, once each', async () => {
@@ -262,7 +282,7 @@ describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)
 			expect(found.map((alert) => alert.agentId).sort()).toEqual(staying);
 			const lines = await readLines(path.join(outputFolder, ALERT_LOG));
 			const alerted = lines
-				.map((line) => /\tAgent (\d+) is still in pause 2:/.exec(line)?.[1])
+				.map((line) => /\tAgent (\d+) still paused, .* \(pause 2 since/.exec(line)?.[1])
 				.filter(Boolean)
 				.map(Number)
 				.sort();
@@ -283,6 +303,67 @@ describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)
 					state: expected,
 				});
 			}
+		});
+	});
+
+	describe('quick pauses whose deliveries overtake each other (the event time decides)', () => {
+		/** Pause_out delivered and saved before its pause_in. */
+		const resumeFirst = Array.from({ length: 10 }, (_, i) => 601 + i);
+		/** Pause_in and pause_out of the same second, delivered at once. */
+		const together = Array.from({ length: 10 }, (_, i) => 611 + i);
+		/** Pause_in, then at once the pause_out a second later. */
+		const inOrder = Array.from({ length: 10 }, (_, i) => 621 + i);
+		/** Pauses that run over: a stale pause_out from before them arrives after them. */
+		const over = [631, 632, 633];
+		let executionsBefore = 0;
+		let start: number;
+
+		beforeAll(async () => {
+			const { webhooks } = workflows.simulator;
+			executionsBefore = (await workflows.api.listExecutions(alertWorkflow.id)).length;
+			start = nowSeconds();
+			const resume = (agent: number, t: number) => event('agente.pause_out', agent, { t });
+			await Promise.all(resumeFirst.map((agent) => webhooks.emit(resume(agent, start))));
+			await waitForRows(
+				(rows) => resumeFirst.every((agent) => rows.some((row) => row.agentId === agent)),
+				'the early resumes',
+			);
+			await Promise.all([
+				...resumeFirst.map((agent) => webhooks.emit(pauseIn(agent, 4, start, LIMIT_SECONDS))),
+				...together.flatMap((agent) => [
+					webhooks.emit(pauseIn(agent, 4, start, LIMIT_SECONDS)),
+					webhooks.emit(resume(agent, start)),
+				]),
+				...inOrder.map(async (agent) => {
+					await webhooks.emit(pauseIn(agent, 4, start, LIMIT_SECONDS));
+					await webhooks.emit(resume(agent, start + 1));
+				}),
+				...over.map(async (agent) => {
+					await webhooks.emit(pauseIn(agent, 4, start, LIMIT_SECONDS));
+					await webhooks.emit(resume(agent, start - 5));
+				}),
+			]);
+			const events = 2 * (resumeFirst.length + together.length + inOrder.length + over.length);
+			await settledExecutions(executionsBefore + events);
+		});
+
+		it('alerts none of the 30 pauses that ended, and each pause that ran over once', async () => {
+			const found = (await alerts()).filter((alert) => alert.agentId > 600);
+			expect(found.map((alert) => alert.agentId).sort()).toEqual(over);
+			expect(found.map((alert) => alert.pauseStartedAt)).toEqual(
+				over.map(() => expect.stringMatching(/-03:00$/)),
+			);
+		});
+
+		it("leaves each agent's latest state in the table, whatever the order of arrival", async () => {
+			const latest = await table.latestByAgent();
+			const states = [...resumeFirst, ...together, ...inOrder, ...over].map((agent) => ({
+				agent,
+				state: latest.get(agent)?.state,
+			}));
+			expect(states).toEqual(
+				states.map(({ agent }) => ({ agent, state: over.includes(agent) ? 'paused' : 'online' })),
+			);
 		});
 	});
 
@@ -334,9 +415,15 @@ describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)
 			// The request is answered before the files are written.
 			await settledBoardExecutions(1);
 			expect(await readFile(path.join(outputFolder, 'agent-board.txt'), 'utf8')).toBe(text);
-			const csv = (await readFile(path.join(outputFolder, 'agent-board.csv'), 'utf8')).split('\n');
-			expect(csv[0]).toContain('agentId');
-			expect(csv.filter((line) => /(^|,)105,busy,/.test(line))).toHaveLength(1);
+			// One line per agent, the table's own id and timestamps left out, a final newline.
+			const csv = await readFile(path.join(outputFolder, 'agent-board.csv'), 'utf8');
+			const csvLines = csv.split('\n');
+			expect(csvLines[0]).toBe('agentId,state,since,pauseId,lastEvent,lastEventAt');
+			expect(csvLines.filter((line) => /^105,busy,\S+,,agente\.busy,/.test(line))).toHaveLength(1);
+			expect(csvLines.at(-1)).toBe('');
+			expect(csvLines.slice(1, -1).map((line) => Number(line.split(',')[0]))).toEqual(
+				[...(await table.latestByAgent()).keys()].sort((a, b) => a - b),
+			);
 		});
 
 		it('every 15 minutes writes the same board to the files (run once now, as "Execute workflow" does)', async () => {
@@ -358,7 +445,7 @@ describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)
 			);
 			const found = alertsOf(execution);
 			expect(found).toEqual([
-				expect.objectContaining({ agentId: SLOW_AGENT, pauseId: '3', limitMinutes: 1 }),
+				expect.objectContaining({ agentId: SLOW_AGENT, pauseId: '3', limitSeconds: 70 }),
 			]);
 			expect(Date.parse(found[0].limitAt)).toBe((slowPauseSentAt + SLOW_LIMIT_SECONDS) * 1000);
 			const lagMs = found[0].ranAt - Date.parse(found[0].limitAt);
@@ -434,7 +521,7 @@ n8n2Only('n8n restarted while over-limit alerts wait for their pause maximum (it
 	it('alerts the pause parked in the database once, after its maximum, as without a restart', async () => {
 		const found = executions.flatMap(alertsOf);
 		expect(found).toEqual([
-			expect.objectContaining({ agentId: PARKED_STAYING, pauseId: '5', limitMinutes: 1 }),
+			expect.objectContaining({ agentId: PARKED_STAYING, pauseId: '5', limitSeconds: 70 }),
 		]);
 		expect(Date.parse(found[0].limitAt)).toBe((start + PARKED_LIMIT_SECONDS) * 1000);
 		const lagMs = found[0].ranAt - Date.parse(found[0].limitAt);

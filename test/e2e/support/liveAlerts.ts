@@ -40,8 +40,7 @@ export interface Alert {
 	pauseId: string;
 	pauseStartedAt: string;
 	limitAt: string;
-	limitMinutes: number;
-	minutesOver: number;
+	limitSeconds: number;
 	line: string;
 	/** When n8n ran the alert node (ms since the epoch). */
 	ranAt: number;

@@ -1,0 +1,339 @@
+/**
+ * The examples as a user meets them, in a real browser (Debian's Chromium driven by
+ * playwright-core) against the e2e run's n8n: each example that needs configuration is pasted
+ * onto a new workflow, configured in its panels as its yellow note says (the Dialer credential,
+ * the agents' data table, the output folder, picked and typed in the editor, never set through the
+ * API), saved and activated with the editor's own buttons, and then shown to work: a scripted
+ * over-limit pause from the simulator produces its alert line, the board answers with the agents,
+ * yesterday's forms land on disk.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { request } from 'undici';
+import { chromium, selectors, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+import type { Credential, N8nApi, Workflow, WorkflowNode } from '../../scripts/n8n/api';
+import { AgentTable } from '../../scripts/n8n/dataTables';
+import { simulatorCredential, sleep, triggerUrl } from '../../scripts/n8n/dialer';
+import { CHROMIUM_ARGS, ensureChromium } from '../../scripts/chromium';
+import { readExamples } from '../../scripts/demo';
+import { startSimulator } from '../../simulator';
+import type { AgentEvent, DialerSimulator } from '../../simulator/types';
+import { connectN8n, readConnection, registerSecret } from '../e2e/setup/connection';
+import { makeOutputFolder, readLines, removeOutputFolder } from '../e2e/support/supervision';
+
+const DATA_TABLE = 'n8n-nodes-base.dataTable';
+const STICKY_NOTE = 'n8n-nodes-base.stickyNote';
+const DIALER_TYPES = /^n8n-nodes-dialer\./;
+const WEBHOOK_SECRET = 'examples-import-webhook-secret';
+/** The scripted pauses reach their maximum this many seconds after they start. */
+const LIMIT_SECONDS = 8;
+
+jest.setTimeout(240_000);
+
+describe('the examples imported in the editor and configured as their notes say (Chromium)', () => {
+	let api: N8nApi;
+	let simulator: DialerSimulator;
+	let credential: Credential;
+	let table: AgentTable;
+	let outputFolder: string;
+	let browser: Browser;
+	let context: BrowserContext;
+	let page: Page;
+	const workflowIds: string[] = [];
+	const n8nVersion = readConnection().n8nVersion;
+
+	async function paste(file: string): Promise<void> {
+		const example = (await readExamples()).find((candidate) => candidate.file === file)!;
+		await page.goto('/workflow/new');
+		await page.getByTestId('canvas-add-button').waitFor();
+		// A string: it runs in the page, whose DOM types this project does not compile against.
+		await page.evaluate(
+			`navigator.clipboard.writeText(${JSON.stringify(JSON.stringify(example.workflow))})`,
+		);
+		await page.locator('.vue-flow__pane').click({ position: { x: 600, y: 500 } });
+		await page.keyboard.press('ControlOrMeta+V');
+		const last = example.workflow.nodes.filter((node) => node.type !== STICKY_NOTE).at(-1)!;
+		await page.locator(`[data-test-id="canvas-node"][data-node-name="${last.name}"]`).waitFor();
+		await page.getByTestId('zoom-to-fit').click();
+	}
+
+	async function openNode(name: string): Promise<void> {
+		await page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`).dblclick();
+		await page.getByTestId('ndv').waitFor();
+	}
+
+	async function closeNode(): Promise<void> {
+		await page.getByTestId('ndv-close-button').click();
+		await page.getByTestId('ndv').waitFor({ state: 'hidden' });
+	}
+
+	/** Picks the credential by name in the open node's credential selector. */
+	async function pickCredential(name: string): Promise<void> {
+		const select = page.getByTestId('ndv').getByTestId('node-credentials-select');
+		await select.click();
+		await page.getByRole('option', { name, exact: true }).click();
+	}
+
+	/** Picks the data table from the list in the open Data table node. */
+	async function pickTable(name: string): Promise<void> {
+		const locator = page.getByTestId('ndv').getByTestId('resource-locator-dataTableId');
+		await locator.getByTestId('rlc-input').click();
+		await page.getByTestId('resource-locator-dropdown').getByText(name, { exact: true }).click();
+		await locator
+			.getByTestId('rlc-input')
+			.and(page.locator(`[value="${name}"]`))
+			.waitFor();
+	}
+
+	/** Types the folder into the Settings node's outputFolder field. */
+	async function typeOutputFolder(folder: string): Promise<void> {
+		await openNode('Settings');
+		const value = page.getByTestId('ndv').getByTestId('assignment-value').locator('input');
+		await value.fill(folder);
+		await value.press('Tab');
+		await closeNode();
+	}
+
+	/** What the note says about the credential, the table and the folder, done in the editor. */
+	async function configure(file: string): Promise<void> {
+		const { workflow } = (await readExamples()).find((candidate) => candidate.file === file)!;
+		for (const node of workflow.nodes) {
+			if (DIALER_TYPES.test(node.type)) {
+				await openNode(node.name);
+				await pickCredential(credential.name);
+				await closeNode();
+			} else if (node.type === DATA_TABLE) {
+				await openNode(node.name);
+				await pickTable(table.name);
+				await closeNode();
+			}
+		}
+		if (workflow.nodes.some((node) => node.name === 'Settings'))
+			await typeOutputFolder(outputFolder);
+	}
+
+	/** Saves with the editor's button; returns the saved workflow as n8n stores it. */
+	async function save(): Promise<Workflow> {
+		await page.getByTestId('workflow-save-button').click();
+		await page.waitForURL(/\/workflow\/[A-Za-z0-9]+$/);
+		const id = /\/workflow\/([A-Za-z0-9]+)$/.exec(page.url())![1];
+		workflowIds.push(id);
+		await page.getByTestId('workflow-save-button').filter({ hasText: 'Saved' }).waitFor();
+		return api.rest<Workflow>('GET', `/rest/workflows/${id}`);
+	}
+
+	/** Publishes (n8n 2.x) or switches Active on (1.x), as the note's last step says. */
+	async function activate(id: string): Promise<void> {
+		if (n8nVersion.startsWith('2.')) {
+			await page.getByTestId('workflow-publish-button').click();
+			const confirm = page.getByRole('dialog').getByRole('button', { name: 'Publish' });
+			if (await confirm.isVisible().catch(() => false)) await confirm.click();
+		} else {
+			await page.getByTestId('workflow-activate-switch').click();
+		}
+		const deadline = Date.now() + 20_000;
+		while (
+			!(await api.rest<Workflow & { active: boolean }>('GET', `/rest/workflows/${id}`)).active
+		) {
+			if (Date.now() > deadline) throw new Error(`workflow ${id} was not activated`);
+			await sleep(250);
+		}
+	}
+
+	const nodeNamed = (workflow: Workflow, name: string): WorkflowNode =>
+		workflow.nodes.find((node) => node.name === name)!;
+
+	/** What importing and picking left in every Data table node: the table and the example's own settings. */
+	function expectTablesKept(saved: Workflow, file: string, original: Workflow): void {
+		for (const node of original.nodes.filter((candidate) => candidate.type === DATA_TABLE)) {
+			const kept = nodeNamed(saved, node.name).parameters;
+			expect({
+				file,
+				node: node.name,
+				table: (kept.dataTableId as { value: string }).value,
+			}).toEqual({ file, node: node.name, table: table.id });
+			expect(kept.filters).toEqual(node.parameters.filters);
+			if (node.parameters.columns) {
+				expect((kept.columns as { mappingMode: string }).mappingMode).toBe('autoMapInputData');
+			}
+		}
+	}
+
+	beforeAll(async () => {
+		const executablePath = await ensureChromium();
+		selectors.setTestIdAttribute('data-test-id');
+		api = await connectN8n();
+		simulator = await startSimulator({ fichas: 6000 });
+		registerSecret(simulator.token);
+		registerSecret(WEBHOOK_SECRET);
+		credential = await api.createCredential(
+			'dialerApi',
+			'Dialer API (examples)',
+			simulatorCredential(simulator, WEBHOOK_SECRET),
+		);
+		table = await AgentTable.create(api);
+		outputFolder = await makeOutputFolder();
+		browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+		const { ownerEmail, ownerPassword } = readConnection();
+		context = await browser.newContext({
+			baseURL: api.baseUrl,
+			viewport: { width: 1440, height: 900 },
+			permissions: ['clipboard-read', 'clipboard-write'],
+		});
+		await context.route(
+			(url) => url.origin !== api.baseUrl,
+			(route) => route.abort(),
+		);
+		const login = await context.request.post('/rest/login', {
+			data: { emailOrLdapLoginId: ownerEmail, password: ownerPassword },
+		});
+		expect(login.status()).toBe(200);
+		page = await context.newPage();
+	}, 600_000);
+
+	afterAll(async () => {
+		await browser?.close();
+		for (const id of workflowIds) {
+			await api.deactivateWorkflow(id).catch(() => undefined);
+			await api.deleteWorkflow(id).catch(() => undefined);
+		}
+		await table?.delete().catch(() => undefined);
+		if (credential) await api.deleteCredential(credential.id).catch(() => undefined);
+		await simulator?.close();
+		if (outputFolder) await removeOutputFolder(outputFolder);
+	});
+
+	// What the page showed when a test ended, for a failure's report (test-output/ is ignored).
+	afterEach(async () => {
+		const name = expect.getState().currentTestName ?? 'test';
+		await page
+			?.screenshot({ path: path.resolve('test-output', `${name.replace(/\W+/g, '-')}.png`) })
+			.catch(() => undefined);
+	});
+
+	async function original(file: string): Promise<Workflow> {
+		return (await readExamples()).find((candidate) => candidate.file === file)!
+			.workflow as Workflow;
+	}
+
+	describe('live over-limit pause alerts to a log file', () => {
+		const FILE = 'live-pause-alerts-to-file.json';
+		let saved: Workflow;
+
+		beforeAll(async () => {
+			await paste(FILE);
+			await configure(FILE);
+			saved = await save();
+			await activate(saved.id);
+		});
+
+		it('keeps the picked table, its conditions and the automatic mapping after saving', async () => {
+			expectTablesKept(saved, FILE, await original(FILE));
+			expect(nodeNamed(saved, 'Agent Events').credentials).toEqual({
+				dialerApi: { id: credential.id, name: credential.name },
+			});
+		});
+
+		it('writes the alert line of a scripted over-limit pause, and none for a pause that ended', async () => {
+			const url = triggerUrl(api, nodeNamed(saved, 'Agent Events').webhookId!);
+			simulator.webhooks.register({ url, secret: WEBHOOK_SECRET });
+			const udate = Math.floor(Date.now() / 1000);
+			const pauseIn = (agent: number): AgentEvent => ({
+				evento: 'agente.pause_in',
+				estado: 'paused',
+				t: udate,
+				usuario_id: agent,
+				pausa_id: 7,
+				udate,
+				durmax: LIMIT_SECONDS,
+			});
+			await simulator.webhooks.emit(pauseIn(501));
+			await simulator.webhooks.emit(pauseIn(502));
+			await simulator.webhooks.emit({
+				evento: 'agente.pause_out',
+				estado: 'online',
+				t: udate + 1,
+				usuario_id: 502,
+			});
+			const log = path.join(outputFolder, 'over-limit-pauses.log');
+			const deadline = Date.now() + (LIMIT_SECONDS + 30) * 1000;
+			let lines: string[] = [];
+			while (lines.length === 0 && Date.now() < deadline) {
+				await sleep(500);
+				lines = await readLines(log);
+			}
+			expect(lines).toEqual([
+				expect.stringMatching(
+					/^\S+\tAgent 501 still paused, 8-s limit reached at \d\d:\d\d \(pause 7 since \d\d:\d\d\)$/,
+				),
+			]);
+		});
+	});
+
+	describe('agent board', () => {
+		const FILE = 'agent-board.json';
+		let saved: Workflow;
+
+		beforeAll(async () => {
+			await paste(FILE);
+			await configure(FILE);
+			saved = await save();
+			await activate(saved.id);
+		});
+
+		it('keeps the picked table after saving', async () => {
+			expectTablesKept(saved, FILE, await original(FILE));
+		});
+
+		it('answers with the agents the alerts workflow saved', async () => {
+			const webhook = nodeNamed(saved, 'Board on Demand');
+			const url = `${api.webhookBaseUrl}/webhook/${String(webhook.parameters.path)}`;
+			let res = await request(url);
+			for (let i = 0; i < 50 && res.statusCode === 404; i++) {
+				await res.body.dump();
+				await sleep(200);
+				res = await request(url);
+			}
+			const text = await res.body.text();
+			expect(res.statusCode).toBe(200);
+			expect(text).toMatch(/^Agent board at .*\nPaused: 501 \(pause 7 since \d\d:\d\d\)\n/);
+			expect(text).toContain('Available: 502');
+			const csv = await readFile(path.join(outputFolder, 'agent-board.csv'), 'utf8');
+			expect(csv).toMatch(/^agentId,state,since,pauseId,lastEvent,lastEventAt\n501,paused,/);
+		});
+	});
+
+	describe("yesterday's filled forms as CSV on disk", () => {
+		const FILE = 'filled-forms-to-disk.json';
+
+		it('runs from the editor and writes the CSV into the folder typed in Settings', async () => {
+			await paste(FILE);
+			await configure(FILE);
+			const saved = await save();
+			await activate(saved.id);
+			await page.getByTestId('execute-workflow-button').first().click();
+			const deadline = Date.now() + 30_000;
+			let files: string[] = [];
+			while (Date.now() < deadline) {
+				files = await readdir(outputFolder);
+				if (files.some((file) => file.startsWith('filled-forms-'))) break;
+				await sleep(500);
+			}
+			const csv = files.find((file) => file.startsWith('filled-forms-'))!;
+			expect(csv).toMatch(/\.csv$/);
+			expect(await readFile(path.join(outputFolder, csv), 'utf8')).toContain('Ficha;');
+		});
+	});
+
+	describe('live over-limit pause alerts to Slack', () => {
+		const FILE = 'live-pause-alerts-slack.json';
+
+		it('keeps the picked table, its conditions and the automatic mapping after saving', async () => {
+			await paste(FILE);
+			await configure(FILE);
+			const saved = await save();
+			expectTablesKept(saved, FILE, await original(FILE));
+		});
+	});
+});
