@@ -262,12 +262,12 @@ describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)
 					),
 				),
 			);
-			const executions = await settledExecutions(
-				executionsBefore + agents.length + leaving.length,
-			);
+			const executions = await settledExecutions(executionsBefore + agents.length + leaving.length);
 			// The ends must be saved before the limit, or an alert for them would be right.
 			const endsSaved = executions
-				.filter((execution) => nodeOutput(execution, 'Agent Events')[0]?.event !== 'agente.pause_in')
+				.filter(
+					(execution) => nodeOutput(execution, 'Agent Events')[0]?.event !== 'agente.pause_in',
+				)
 				.map((execution) => Date.parse(execution.stoppedAt!));
 			lastEndBeforeLimitMs = (start + limit) * 1000 - Math.max(...endsSaved);
 			console.log(`50 agents: the last end was saved ${lastEndBeforeLimitMs} ms before the limit`);
