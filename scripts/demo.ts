@@ -5,9 +5,9 @@
  * limit and is alerted while the agent is still paused, one ends in time and is not.
  * Everything listens on 127.0.0.1; Ctrl-C (or SIGTERM) stops n8n and the simulator.
  *
- * `--check`: start, prove the examples that need no outside service work (the live alert, scheduled ones run once,
- * trigger ones get executions from the shift), stop, and print one JSON summary line; exit code 1
- * on any failure.
+ * `--check`: start, prove the examples that need no outside service work (the live alert,
+ * scheduled ones run once, trigger ones get executions from the shift), stop, and print one JSON
+ * summary line; exit code 1 on any failure.
  * Other flags: `--skip-build` (pack the existing dist/), `--shift-rate <events/s>` (default 5),
  * `--executions <n>` (shift executions `--check` waits for, default 5).
  */

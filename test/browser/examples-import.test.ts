@@ -186,7 +186,7 @@ describe('the examples imported in the editor and configured as their notes say 
 		}));
 	}
 
-	/** What importing and picking left in every Data table node: the table and the example's own settings. */
+	/** What import, pick and save left in each Data table node: the table and the example's settings. */
 	function expectTablesKept(saved: Workflow, original: Workflow): void {
 		for (const node of original.nodes.filter((candidate) => candidate.type === DATA_TABLE)) {
 			const kept = nodeNamed(saved, node.name).parameters;

@@ -1,7 +1,7 @@
 /**
  * The README's main command, `npm run demo`, run as a user runs it (a child process with its own
- * n8n and simulator): `--check` proves the examples import and those that need no outside service work, the live
- * over-limit alert among them, and Ctrl-C leaves no process behind. The run's global setup has
+ * n8n and simulator): `--check` proves the examples import and those that need no outside service
+ * work, the live over-limit alert among them, and Ctrl-C leaves no process behind. The run's global setup has
  * already built dist/.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
