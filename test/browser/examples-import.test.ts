@@ -85,9 +85,18 @@ describe('the examples imported in the editor and configured as their notes say 
 	}
 
 	/** Types the folder into the Settings node's outputFolder field. */
-	async function typeOutputFolder(folder: string): Promise<void> {
-		await openNode('Settings');
-		const value = page.getByTestId('ndv').getByTestId('assignment-value').locator('input');
+	async function typeOutputFolder(settings: WorkflowNode, folder: string): Promise<void> {
+		const { assignments } = (settings.parameters.assignments ?? {}) as {
+			assignments: Array<{ name: string }>;
+		};
+		const index = assignments.findIndex((assignment) => assignment.name === 'outputFolder');
+		await openNode(settings.name);
+		const value = page
+			.getByTestId('ndv')
+			.getByTestId('assignment')
+			.nth(index)
+			.getByTestId('assignment-value')
+			.locator('input');
 		await value.fill(folder);
 		await value.press('Tab');
 		await closeNode();
@@ -107,8 +116,8 @@ describe('the examples imported in the editor and configured as their notes say 
 				await closeNode();
 			}
 		}
-		if (workflow.nodes.some((node) => node.name === 'Settings'))
-			await typeOutputFolder(outputFolder);
+		const settings = workflow.nodes.find((node) => node.name === 'Settings');
+		if (settings) await typeOutputFolder(settings, outputFolder);
 	}
 
 	/**
@@ -372,6 +381,22 @@ describe('the examples imported in the editor and configured as their notes say 
 			const csv = files.find((file) => file.startsWith('filled-forms-'))!;
 			expect(csv).toMatch(/\.csv$/);
 			expect(await readFile(path.join(outputFolder, csv), 'utf8')).toContain('Ficha;');
+		});
+	});
+
+	describe("yesterday's call recordings of chosen results, archived to disk", () => {
+		const FILE = 'recordings-archive-to-disk.json';
+
+		it('runs from the editor and writes the recordings into the folder typed in Settings', async () => {
+			await importAsTheNoteSays(FILE);
+			await page.getByTestId('execute-workflow-button').first().click();
+			const folder = path.join(outputFolder, 'recordings');
+			const days = await until('a recordings folder with files', async () => {
+				const found = await readdir(folder).catch(() => []);
+				return found.length > 0 ? found : undefined;
+			});
+			expect(days).toEqual([expect.stringMatching(/^\d{4}-\d\d-\d\d$/)]);
+			expect((await readdir(path.join(folder, days[0]))).length).toBeGreaterThan(0);
 		});
 	});
 
