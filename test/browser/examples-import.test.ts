@@ -65,7 +65,8 @@ describe('the examples imported in the editor and configured as their notes say 
 	}
 
 	async function closeNode(): Promise<void> {
-		await page.getByTestId('ndv-close-button').click();
+		// n8n 2.x: a close button; 1.x: "Back to canvas".
+		await page.getByTestId('ndv-close-button').or(page.getByTestId('back-to-canvas')).click();
 		await page.getByTestId('ndv').waitFor({ state: 'hidden' });
 	}
 
