@@ -177,6 +177,9 @@ export async function downloadFile(this: FileContext, file: FileRequest): Promis
 		// The check's own reason, whatever n8n's binary store made of the stopped stream.
 		throw problem ? fail(problem.text, problem.hint, status) : broken(error, status);
 	}
+	if (bytes === 0) {
+		throw fail('received an empty file', 'Check the link; the server sent no bytes.', status);
+	}
 	// A decoded (gzip) body has another length than the one announced.
 	const whole = header(headers, 'content-encoding') !== '' || !Number.isFinite(announced);
 	if (!whole && bytes !== announced) {

@@ -74,7 +74,18 @@ export function dispositionName(disposition: string): string | undefined {
 	}
 	const plain = /filename\s*=\s*("((?:[^"\\]|\\.)*)"|[^;]+)/i.exec(disposition);
 	if (!plain) return undefined;
-	return (plain[2] ?? plain[1]).replace(/\\(.)/g, '$1').trim();
+	return fromRawUtf8((plain[2] ?? plain[1]).replace(/\\(.)/g, '$1').trim());
+}
+
+/**
+ * Node reads header bytes as Latin-1, so a name a server sent as raw UTF-8 ("gravação") arrives as
+ * "gravaÃ§Ã£o": read it as UTF-8 again when its bytes are valid UTF-8, else keep it as it came.
+ */
+function fromRawUtf8(name: string): string {
+	const bytes = Buffer.from(name, 'latin1');
+	if (bytes.toString('latin1') !== name || bytes.every((byte) => byte < 0x80)) return name;
+	const decoded = bytes.toString('utf8');
+	return Buffer.from(decoded, 'utf8').equals(bytes) ? decoded : name;
 }
 
 /** No folders, no control characters: a name, never a path. */

@@ -178,6 +178,38 @@ describe('Recording → Download', () => {
 		},
 	);
 
+	it.each([
+		[
+			'RFC 5987 (filename*)',
+			"attachment; filename*=UTF-8''grava%C3%A7%C3%A3o%20S%C3%A3o%20Jo%C3%A3o.wav",
+		],
+		// Node reads header bytes as Latin-1: raw UTF-8 in a quoted name arrives as "gravaÃ§Ã£o".
+		[
+			'raw UTF-8 bytes (as Node hands them over)',
+			Buffer.from('attachment; filename="gravação São João.wav"').toString('latin1'),
+		],
+	])('keeps an accented file name sent as %s', async (_form, disposition) => {
+		const { items } = await download(row.arquivo, [wav({ 'content-disposition': disposition })]);
+		expect(items[0].binary?.recording.fileName).toBe('gravação São João.wav');
+	});
+
+	it('keeps a Latin-1 file name that is not UTF-8 as it came', async () => {
+		const disposition = Buffer.from('attachment; filename="gravação.wav"', 'latin1');
+		const { items } = await download(row.arquivo, [
+			wav({ 'content-disposition': disposition.toString('latin1') }),
+		]);
+		expect(items[0].binary?.recording.fileName).toBe('gravação.wav');
+	});
+
+	it('refuses an empty file answered with 200 (no recording has zero bytes)', async () => {
+		await expect(
+			download(row.arquivo, [{ contentType: 'audio/wav', body: Buffer.alloc(0) }]),
+		).rejects.toThrow(/\(HTTP 200\): received an empty file/);
+		await expect(
+			download(row.arquivo, [{ ...wav({ 'content-length': '0' }), body: Buffer.alloc(0) }]),
+		).rejects.toThrow(/received an empty file/);
+	});
+
 	it('refuses an empty link or field name before any request', async () => {
 		const empty = await download('  ', [wav()]).catch((caught: Error) => caught);
 		expect(String(empty)).toContain('Recording Link: is empty');
