@@ -117,6 +117,18 @@ describe('checks over hours of polling', () => {
 		);
 	});
 
+	/** The minutes `dialerZone` is ahead of `triggerZone` at each instant. */
+	const zoneGaps = (dialerZone: string, triggerZone: string, instants: number[]) =>
+		instants.map(
+			(at) =>
+				DateTime.fromMillis(at, { zone: dialerZone }).offset -
+				DateTime.fromMillis(at, { zone: triggerZone }).offset,
+		);
+	/** Whether `zone` moves its clocks within two hours of `at` (the check then allows that much). */
+	const nearClockChange = (zone: string, at: number) =>
+		new Set([at - 2 * HOUR, at, at + 2 * HOUR].map((t) => DateTime.fromMillis(t, { zone }).offset))
+			.size > 1;
+
 	it('warn by the second check when the zone read in is wrong by more than half an hour', async () => {
 		await fc.assert(
 			fc.asyncProperty(
@@ -124,17 +136,31 @@ describe('checks over hours of polling', () => {
 				fc.constantFrom(...TEST_ZONES),
 				starts,
 				async (dialerZone, triggerZone, start) => {
-					const gaps = [start, start + 3 * HOUR].map(
-						(at) =>
-							DateTime.fromMillis(at, { zone: dialerZone }).offset -
-							DateTime.fromMillis(at, { zone: triggerZone }).offset,
-					);
+					const gaps = zoneGaps(dialerZone, triggerZone, [start, start + 30 * MINUTE]);
 					fc.pre(gaps.every((gap) => Math.abs(gap) >= 30));
+					// Near its own clock change the trigger reads an hour's times either way.
+					fc.pre(!nearClockChange(triggerZone, start + 15 * MINUTE));
 					const warnings = await checksOver(dialerZone, triggerZone, start, { polls: 3 });
 					expect(warnings.flat()).not.toEqual([]);
 				},
 			),
 			{ numRuns: 60 },
+		);
+	});
+
+	it('warn within three hours when the zone is wrong by more than half an hour, across clock changes', async () => {
+		await fc.assert(
+			fc.asyncProperty(
+				fc.constantFrom(...TEST_ZONES),
+				fc.constantFrom(...TEST_ZONES),
+				starts,
+				async (dialerZone, triggerZone, start) => {
+					const gaps = zoneGaps(dialerZone, triggerZone, [start, start + 3 * HOUR]);
+					fc.pre(gaps.every((gap) => Math.abs(gap) >= 30));
+					expect((await checksOver(dialerZone, triggerZone, start)).flat()).not.toEqual([]);
+				},
+			),
+			{ numRuns: 30 },
 		);
 	});
 
