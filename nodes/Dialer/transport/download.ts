@@ -46,6 +46,11 @@ export function shownLink(url: URL): string {
 	return `${url.origin}${url.pathname}`;
 }
 
+/** The same for a link that is no http(s) URL (ftp://user:password@…, a malformed URL). */
+function shownText(link: string): string {
+	return link.split(/[?#]/)[0].replace(/^([a-z][\w+.-]*:)?\/\/[^/]*@/i, '$1//');
+}
+
 interface Answer {
 	url: URL;
 	status: number;
@@ -74,7 +79,7 @@ export async function downloadFile(this: FileContext, file: FileRequest): Promis
 	const fail = (problem: string, hint: string, status?: number) =>
 		fileError(this.getNode(), {
 			subject: file.subject,
-			link: url ? shownLink(url) : file.link.split(/[?#]/)[0],
+			link: url ? shownLink(url) : shownText(file.link),
 			status,
 			problem,
 			hint,

@@ -210,6 +210,15 @@ describe('Recording → Download', () => {
 		).rejects.toThrow(/received an empty file/);
 	});
 
+	it.each([
+		['an ftp link', 'ftp://rec:s3cret@files.test/a1.wav'],
+		['a link that is no URL', 'https://rec:s3cret@[bad/a1.wav'],
+	])('names %s without the user and password it carries', async (_kind, link) => {
+		const error = await download(link, [wav()]).catch((caught: Error) => caught);
+		expect(String(error)).toMatch(/not a web link/);
+		expect(JSON.stringify(error) + String(error)).not.toContain('s3cret');
+	});
+
 	it('refuses an empty link or field name before any request', async () => {
 		const empty = await download('  ', [wav()]).catch((caught: Error) => caught);
 		expect(String(empty)).toContain('Recording Link: is empty');
