@@ -87,6 +87,13 @@ function isNonNegativeInteger(value: number | undefined): value is number {
 	return value !== undefined && Number.isSafeInteger(value) && value >= 0;
 }
 
+// The last second a date can hold (year 275760); past it the item's time would be null.
+const LAST_UNIX_SECOND = 8_640_000_000_000;
+
+function isUnixSeconds(value: number | undefined): value is number {
+	return isNonNegativeInteger(value) && value <= LAST_UNIX_SECOND;
+}
+
 /** Absent, null or blank: a server that leaves out an optional field sends one of these. */
 function isAbsent(value: unknown): boolean {
 	return (
@@ -130,7 +137,7 @@ export function checkPayload(body: unknown): PayloadCheck {
 		return { valid: false, reason: '"estado" must be a non-empty string' };
 	}
 	const t = readNumber(body.t);
-	if (!isNonNegativeInteger(t)) {
+	if (!isUnixSeconds(t)) {
 		return { valid: false, reason: `"t" must be ${WHOLE_SECONDS} (a number or digits)` };
 	}
 	const agentId = readNumber(body.usuario_id);
@@ -147,7 +154,7 @@ export function checkPayload(body: unknown): PayloadCheck {
 	for (const [field, meaning] of Object.entries(EXTRA_NUMBERS[body.evento] ?? {})) {
 		if (isAbsent(body[field])) continue;
 		const value = readNumber(body[field]);
-		const valid = meaning === WHOLE_SECONDS ? isNonNegativeInteger(value) : value !== undefined;
+		const valid = meaning === WHOLE_SECONDS ? isUnixSeconds(value) : value !== undefined;
 		if (!valid)
 			return { valid: false, reason: `"${field}" must be ${meaning} (a number or digits)` };
 		payload[field] = value;

@@ -144,6 +144,9 @@ function numberIn(value: unknown): number | undefined {
 
 const isWhole = (value: number | undefined): value is number =>
 	value !== undefined && Number.isSafeInteger(value) && value >= 0;
+/** Whole seconds that name a date (a JavaScript Date holds it), so the item's time is never null. */
+const isUnixTime = (value: number | undefined): value is number =>
+	isWhole(value) && !Number.isNaN(new Date(value * 1000).getTime());
 const isLeftOut = (value: unknown) =>
 	value === undefined ||
 	value === null ||
@@ -154,14 +157,14 @@ const isLeftOut = (value: unknown) =>
  * The delivery as the trigger should hand it on, read from the contract without the node's
  * code, or undefined when it must be refused: the four fields with their types (numbers also as
  * text), the numbers the event adds (udate in whole seconds, durmax/durmin any number) when
- * present, a pause ID in digits as a number; every other field as sent.
+ * present (times within the dates a Date holds), a pause ID in digits as a number; every other field as sent.
  */
 export function readAgentEvent(body: unknown): Record<string, unknown> | undefined {
 	if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
 	const fields = body as Record<string, unknown>;
 	const t = numberIn(fields.t);
 	const agent = numberIn(fields.usuario_id);
-	if (!isText(fields.evento) || !isText(fields.estado) || !isWhole(t) || !isWhole(agent))
+	if (!isText(fields.evento) || !isText(fields.estado) || !isUnixTime(t) || !isWhole(agent))
 		return undefined;
 	const read: Record<string, unknown> = { ...fields, t, usuario_id: agent };
 	const extras =
@@ -173,7 +176,7 @@ export function readAgentEvent(body: unknown): Record<string, unknown> | undefin
 	for (const name of extras) {
 		if (isLeftOut(fields[name])) continue;
 		const value = numberIn(fields[name]);
-		if (value === undefined || (name === 'udate' && !isWhole(value))) return undefined;
+		if (value === undefined || (name === 'udate' && !isUnixTime(value))) return undefined;
 		read[name] = value;
 	}
 	const pauseId = fields.pausa_id;

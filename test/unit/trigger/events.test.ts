@@ -140,6 +140,8 @@ describe('numbers the dialer sends as text', () => {
 		['udate', 'agente.pause_in', 'soon', 'a Unix time in whole seconds'],
 		['udate', 'agente.pause_in', '1763799700.5', 'a Unix time in whole seconds'],
 		['udate', 'agente.busy', -5, 'a Unix time in whole seconds'],
+		// Past the last date a date can hold (year 275760): its time would be null.
+		['udate', 'agente.busy', '99999999999999', 'a Unix time in whole seconds'],
 		['durmax', 'agente.pause_in', '15 min', 'seconds'],
 		['durmin', 'agente.pause_in', { s: 60 }, 'seconds'],
 	])('refuses %s of %s when it is %j, naming the field', (field, evento, value, meaning) => {
@@ -147,6 +149,14 @@ describe('numbers the dialer sends as text', () => {
 			valid: false,
 			reason: `"${field}" must be ${meaning} (a number or digits)`,
 		});
+	});
+
+	it('refuses a t past the last date a date can hold, as its eventTime would be null', () => {
+		expect(checkPayload({ ...valid, t: '99999999999999' })).toEqual({
+			valid: false,
+			reason: '"t" must be a Unix time in whole seconds (a number or digits)',
+		});
+		expect(checkPayload({ ...valid, t: 8_640_000_000_000 }).valid).toBe(true);
 	});
 
 	it('passes fields the contract does not define for the event through as sent', () => {
