@@ -36,7 +36,8 @@ export function isPageType(contentType: string): boolean {
 
 /** A body that starts like a web page or a JSON message, whatever its Content-Type said. */
 export function looksLikePage(start: Buffer): boolean {
-	return /^(\uFEFF)?\s*(<(!doctype|html|head|body|\?xml)|\{\s*")/i.test(
+	// Read as Latin-1, a UTF-8 byte order mark (common before PHP pages) is "\u00EF\u00BB\u00BF".
+	return /^(\u00EF\u00BB\u00BF)?\s*(<(!doctype|html|head|body|\?xml)|\{\s*")/i.test(
 		start.subarray(0, 64).toString('latin1'),
 	);
 }

@@ -132,6 +132,13 @@ describe('Recording → Download', () => {
 		).rejects.toThrow(/received a page instead of a file: Entrar/);
 	});
 
+	it('refuses a page sent as octet-stream behind a UTF-8 byte order mark', async () => {
+		const body = Buffer.from('\uFEFF<!DOCTYPE html><p>Entrar</p>', 'utf8');
+		await expect(
+			download(row.arquivo, [{ contentType: 'application/octet-stream', body }]),
+		).rejects.toThrow(/received a page instead of a file: Entrar/);
+	});
+
 	it('stops at Max File Size, announced or arriving', async () => {
 		const big = Buffer.alloc(2 * 1_048_576 + 1, 1);
 		await expect(
