@@ -168,9 +168,14 @@ it('Fetch Test Event shows the 10 latest fichas; the active workflow still emits
 		async round(round, { workflowId }) {
 			if (round === 0) expected.push(...sim.rows.add({ report: 'getFP1', form: 41, count: 3 }));
 			if (round !== 1) return;
-			// Right after a poll, so the editor's run reads them before the active workflow does.
+			// Right after a poll has made all its reads (the clock check reads before the poll's own
+			// read), so the editor's run reads them before the active workflow does.
 			const polls = sim.requests.length;
 			while (sim.requests.length === polls) await new Promise((r) => setTimeout(r, 50));
+			for (let reads = -1; reads !== sim.requests.length;) {
+				reads = sim.requests.length;
+				await new Promise((r) => setTimeout(r, 1000));
+			}
 			latest.push(...sim.rows.add({ report: 'getFP1', form: 41, count: 12 }));
 			expected.push(...latest);
 			const execution = await fetchTestEvent(dialer.api, workflowId);
