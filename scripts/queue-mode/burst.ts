@@ -56,7 +56,10 @@ export function createAgentEventFlow(api: N8nApi, credential: Credential): Promi
 	});
 }
 
-/** Numbered events (`seq`) of every kind for the given agents; each MALFORMED_EVERY-th is malformed. */
+/**
+ * Numbered events (`seq`) of every kind for the given agents; each MALFORMED_EVERY-th is malformed:
+ * its agent ID is no number (digits as text are valid and are read as the number).
+ */
 export function burstEvents(count: number, agentIds: number[], firstSeq = 0): AgentEvent[] {
 	return Array.from({ length: count }, (_, index) => {
 		const seq = firstSeq + index;
@@ -70,7 +73,7 @@ export function burstEvents(count: number, agentIds: number[], firstSeq = 0): Ag
 			seq,
 		};
 		return seq % MALFORMED_EVERY === MALFORMED_EVERY - 1
-			? { ...event, usuario_id: String(usuarioId) as never }
+			? { ...event, usuario_id: `agent ${usuarioId}` as never }
 			: event;
 	});
 }

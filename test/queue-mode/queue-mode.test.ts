@@ -227,7 +227,7 @@ describe('the nodes in n8n queue mode (main, webhook processor, 2 workers, Redis
 			});
 			const malformed = await post(
 				flow.url,
-				{ ...event, evento: 'agente.login', usuario_id: '101' },
+				{ ...event, evento: 'agente.login', usuario_id: 'agent 101' },
 				SECRET,
 			);
 			expect(malformed.status).toBe(400);
