@@ -29,8 +29,8 @@ module.exports = {
 			// trigger, the fault classes, the Report Trigger and supervision. `globals.n8nVersion` is a
 			// major or a version of scripts/n8n/runtime.ts.
 			// The credential test is left out: n8n 1.x's credential tester shows its own generic
-			// texts, not the credential's (README, Compatibility). DB_SQLITE_POOL_SIZE=3 is 2.x's
-			// default, which README Compatibility asks of 1.x users: with 1.x's single SQLite
+			// texts, not the credential's (docs/compatibility.md). DB_SQLITE_POOL_SIZE=3 is 2.x's
+			// default, which docs/compatibility.md asks of 1.x users: with 1.x's single SQLite
 			// connection, simultaneous Data Table writes break n8n's transactions for good
 			// (n8n-io/n8n#20916).
 			displayName: 'e2e-n8n1',

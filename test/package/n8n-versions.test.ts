@@ -41,12 +41,19 @@ describe('the n8n versions the project is tested with', () => {
 		expect(pairs(testedWith, /\*\*(\d+\.\d+\.\d+)\*\* \(Node\.js (\d+)\)/g)).toEqual(TESTED);
 	});
 
-	it("are the rows of README's Compatibility table, each with its Node.js", () => {
-		expect(pairs(readme, /^\| \*\*(\d+\.\d+\.\d+)\*\* +\| (\d+)\.\d+\.\d+ +\|/gm)).toEqual(TESTED);
-	});
+	it.each(['README.md', 'docs/compatibility.md'])(
+		"are the rows of %s's Compatibility table, each with its Node.js",
+		(page) => {
+			expect(pairs(read(page), /^\| \*\*(\d+\.\d+\.\d+)\*\* +\| (\d+)\.\d+\.\d+ +\|/gm)).toEqual(
+				TESTED,
+			);
+		},
+	);
 
-	it("are the ones README's Development section says the tests download", () => {
-		expect(pairs(readme, /n8n (\d+\.\d+\.\d+) with Node\.js (\d+)/g)).toEqual(TESTED);
+	it('are the ones docs/development.md says the tests download', () => {
+		expect(pairs(read('docs/development.md'), /n8n (\d+\.\d+\.\d+) with Node\.js (\d+)/g)).toEqual(
+			TESTED,
+		);
 	});
 
 	it("are the ones the harness's README names", () => {

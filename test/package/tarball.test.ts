@@ -20,6 +20,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import ts from 'typescript';
 
+import { references } from '../support/markdown';
+
 const ROOT = path.resolve(__dirname, '..', '..');
 const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
 	name: string;
@@ -127,6 +129,15 @@ describe('the published package', () => {
 		const tarball = packed.files.map((file) => file.path).sort();
 		expect(tarball).toEqual(expectedFiles());
 		expect(filesUnder(installed)).toEqual(expectedFiles());
+	});
+
+	it("README's links and images work on the registry's package page, which has only the package's files: each is a README anchor or an absolute address", () => {
+		const readme = readFileSync(path.join(installed, 'README.md'), 'utf8');
+		const relative = references(readme).filter(
+			({ target }) => !target.startsWith('#') && !/^[a-z][a-z+.-]*:/i.test(target),
+		);
+		expect(relative.map(({ target, line }) => `README.md:${line} ${target}`)).toEqual([]);
+		expect(references(readme).length).toBeGreaterThan(20);
 	});
 
 	it('installs without any dependency of its own', () => {

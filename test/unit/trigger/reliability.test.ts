@@ -1,6 +1,6 @@
 /**
  * The Dialer Trigger against generated deliveries: any body, any X-Webhook-Secret header. Each
- * test counts what it tried, so the README's reliability figures can be read off the output.
+ * test counts what it tried, so the reliability figures of docs/reliability.md can be read off the output.
  */
 import fc from 'fast-check';
 import type * as NodeCrypto from 'node:crypto';
