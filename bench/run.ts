@@ -89,7 +89,7 @@ const FULL: Plan = {
 	reportRows: 100_000,
 	pollRows: 10_000,
 	// 328 s of audio: 5.0 MB a file.
-	recordings: { files: 200, seconds: 328, parallel: 5, runs: 1 },
+	recordings: { files: 200, seconds: 328, parallel: 5, runs: 3 },
 	curveSizes: [1_000, 10_000, 30_000, 100_000],
 	runs: 5,
 	bulkItems: 2_000,
@@ -135,7 +135,10 @@ interface Args {
 	build: boolean;
 	/** `--only <section>`: that section alone, printed, saved and put on the page. */
 	only?: SectionName;
-	/** `--env NAME=VALUE` (repeatable): n8n settings for a burst-only run (burst-queue: added to the recommended ones). */
+	/**
+	 * `--env NAME=VALUE` (repeatable): n8n settings for a burst or recordings run (burst-queue: added
+	 * to the recommended ones).
+	 */
 	env: Record<string, string>;
 }
 
@@ -364,7 +367,7 @@ const MEASURE: { [Name in SectionName]: (context: Context) => Promise<SectionRes
 	},
 	'report-trigger': ({ sim, secret, plan, shared }) =>
 		runReportTrigger(sim, secret, { rows: plan.pollRows, runs: plan.runs }, shared),
-	recordings: ({ sim, secret, plan }) => runRecordings(sim, secret, plan.recordings),
+	recordings: ({ sim, secret, plan, env }) => runRecordings(sim, secret, plan.recordings, env),
 	async bulk({ sim, traffic, secret, plan, shared }) {
 		const bulkOn = (target: Target) =>
 			runBulk(target, sim, traffic, {

@@ -31,32 +31,36 @@ export interface RecordingsResult {
 	variants: RecordingVariantResult[];
 	/** Download Recordings on a tenth of the files, in the same n8n first: memory against count. */
 	fewer?: RecordingVariantResult & { files: number };
+	/**
+	 * Each variant first on as many recordings of one second (`tinyKb`), in the same n8n: what the
+	 * run costs without the bytes, so that the difference is the memory the file bytes add.
+	 */
+	tiny?: RecordingVariantResult[];
+	tinyKb?: number;
 }
 
 const FILESYSTEM_MODE = { N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem' };
 const BYTES_PER_SECOND = 16_000;
 
-/**
- * `files` calls two nights back, one a second, each recorded for `seconds`; the periods of all of
- * them and of the first `fewer`.
- */
-function addCalls(sim: DialerSimulator, files: number, seconds: number, fewer: number) {
-	const start = DateTime.now().minus({ days: 2 }).startOf('day').plus({ hours: 2 });
+const TINY_SECONDS = 1;
+
+/** `count` calls two nights back from `hour`, one a second, each recorded for `seconds`; their period. */
+function addCalls(sim: DialerSimulator, count: number, seconds: number, hour: number) {
+	const start = DateTime.now().minus({ days: 2 }).startOf('day').plus({ hours: hour });
 	sim.rows.add({
 		report: 'getRQ4',
-		count: files,
+		count,
 		at: start.toMillis(),
 		stepMs: 1000,
 		durationSeconds: seconds,
 		recorded: true,
 	});
 	const format = "yyyy-MM-dd'T'HH:mm:ss";
-	const period = (count: number) => ({
+	return (first: number) => ({
 		period: 'custom',
 		start: start.toFormat(format),
-		end: start.plus({ seconds: count - 1 }).toFormat(format),
+		end: start.plus({ seconds: first - 1 }).toFormat(format),
 	});
-	return { all: period(files), fewer: period(fewer) };
 }
 
 function workflowNodes(
@@ -103,11 +107,14 @@ export async function runRecordings(
 	sim: DialerSimulator,
 	secret: string,
 	options: { files: number; seconds: number; parallel: number; runs: number },
+	env: Record<string, string> = {},
 ): Promise<RecordingsResult> {
 	const fewerFiles = Math.max(1, Math.round(options.files / 10));
-	const periods = addCalls(sim, options.files, options.seconds, fewerFiles);
+	const big = addCalls(sim, options.files, options.seconds, 2);
+	const tiny = addCalls(sim, options.files, TINY_SECONDS, 4)(options.files);
 	const fileMb = (44 + options.seconds * BYTES_PER_SECOND) / 1_048_576;
 	const variants: RecordingVariantResult[] = [];
+	const tinyVariants: RecordingVariantResult[] = [];
 	let fewer: RecordingsResult['fewer'];
 	for (const variant of ['dialer', 'httpRequest'] as const) {
 		log(`recordings: ${options.files} files of ${fileMb.toFixed(1)} MB, ${variant}`);
@@ -136,15 +143,26 @@ export async function runRecordings(
 						served: (served(sim) - servedBefore) / (options.runs + 1),
 					};
 				};
+				// The tiny files first: they also take what a fresh n8n's first runs cost.
+				tinyVariants.push(await measure(tiny, options.files));
 				if (variant === 'dialer') {
-					fewer = { ...(await measure(periods.fewer, fewerFiles)), files: fewerFiles };
+					fewer = { ...(await measure(big(fewerFiles), fewerFiles)), files: fewerFiles };
 				}
-				variants.push(await measure(periods.all, options.files));
+				variants.push(await measure(big(options.files), options.files));
 			},
-			FILESYSTEM_MODE,
+			{ ...FILESYSTEM_MODE, ...env },
 		);
 	}
-	return { files: options.files, fileMb, parallel: options.parallel, variants, fewer };
+	const tinyKb = (44 + TINY_SECONDS * BYTES_PER_SECOND) / 1024;
+	return {
+		files: options.files,
+		fileMb,
+		parallel: options.parallel,
+		variants,
+		fewer,
+		tiny: tinyVariants,
+		tinyKb,
+	};
 }
 
 const served = (sim: DialerSimulator) =>
@@ -153,27 +171,55 @@ const served = (sim: DialerSimulator) =>
 
 export function recordingsSection(result: RecordingsResult): string[] {
 	const [dialer, http] = result.variants;
-	const row = (name: string, v: RecordingVariantResult) =>
-		`| ${name} | ${Math.round(v.ms.median).toLocaleString('en-US')} ms | ` +
-		`${Math.round(v.addedPeakMb.median)} MB | ${(v.addedPeakMb.median / result.fileMb).toFixed(2)}× | ` +
-		`${v.served} of ${result.files} |`;
+	const [dialerTiny, httpTiny] = result.tiny ?? [];
+	const mb = (value: number) => `${Math.round(value)} MB`;
+	const spread = (s: Summary, unit: (value: number) => string) =>
+		s.runs > 1 ? `${unit(s.median)} (${unit(s.min)}–${unit(s.max)})` : unit(s.median);
+	const row = (name: string, v: RecordingVariantResult, tinyRun?: RecordingVariantResult) => {
+		const bytes = tinyRun ? v.addedPeakMb.median - tinyRun.addedPeakMb.median : undefined;
+		return (
+			`| ${name} | ${spread(v.ms, (ms) => `${Math.round(ms).toLocaleString('en-US')} ms`)} | ` +
+			`${spread(v.addedPeakMb, mb)} | ` +
+			(result.tiny
+				? `${bytes === undefined ? '' : `${mb(bytes)} (${(bytes / result.fileMb).toFixed(2)}×)`} | `
+				: `${(v.addedPeakMb.median / result.fileMb).toFixed(2)}× | `) +
+			`${v.served} of ${result.files} |`
+		);
+	};
+	const tinyName = `${result.files} recordings of ${Math.round(result.tinyKb ?? 0)} kB`;
+	const byBytes = dialerTiny
+		? dialer.addedPeakMb.median - dialerTiny.addedPeakMb.median
+		: dialer.addedPeakMb.median;
 	return [
 		`## Call recordings: ${result.files} files of ${result.fileMb.toFixed(1)} MB, filesystem binary mode`,
 		'',
-		'| Variant | Time (median) | Memory added (median) | In files | Served per run |',
+		result.tiny
+			? '| Variant | Time (median) | Memory added (median) | Added by the file bytes (× one file) | Served per run |'
+			: '| Variant | Time (median) | Memory added (median) | In files | Served per run |',
 		'| --- | --- | --- | --- | --- |',
-		row(`Download Recordings, ${result.parallel} in parallel`, dialer),
+		...(dialerTiny ? [row(`Download Recordings, ${tinyName} (baseline)`, dialerTiny)] : []),
+		row(`Download Recordings, ${result.parallel} in parallel`, dialer, dialerTiny),
 		...(result.fewer
-			? [row(`Download Recordings, only ${result.fewer.files} of the files`, result.fewer)]
+			? [
+					row(
+						`Download Recordings, only ${result.fewer.files} of the files`,
+						result.fewer,
+						dialerTiny,
+					),
+				]
 			: []),
-		row('Report + HTTP Request (credential, response File)', http),
+		...(httpTiny ? [row(`Report + HTTP Request, ${tinyName} (baseline)`, httpTiny)] : []),
+		row('Report + HTTP Request (credential, response File)', http, httpTiny),
 		'',
-		`Time ratio ${(dialer.ms.median / http.ms.median).toFixed(2)}× the HTTP Request node's; ` +
-			`memory goal (under 1.5× one file): ` +
-			`${dialer.addedPeakMb.median < 1.5 * result.fileMb ? 'met' : 'missed'}. Memory added ` +
-			'is measured above the idle n8n, before its first run: it includes what running the ' +
-			'workflow costs n8n, and the network buffers V8 lets pile up before it collects them ' +
-			'(up to 64 MB of external memory), which do not grow with the count.',
+		`Time ratio ${(dialer.ms.median / http.ms.median).toFixed(2)}× the HTTP Request node's. ` +
+			'Memory added is the peak RSS of n8n’s processes during a run above the idle n8n before ' +
+			'its first run; ' +
+			(dialerTiny
+				? 'added by the file bytes is that minus the same workflow’s on one-second recordings in ' +
+					'the same n8n (measured first), i.e. what the bytes add beyond running the workflow. '
+				: '') +
+			`Memory goal (the bytes add under 1.5× one file, ${(1.5 * result.fileMb).toFixed(1)} MB): ` +
+			`${byBytes < 1.5 * result.fileMb ? 'met' : 'missed'}.`,
 		'',
 	];
 }
