@@ -213,9 +213,9 @@ export function recordingsSection(result: RecordingsResult): string[] {
 		'',
 		`Time ratio ${(dialer.ms.median / http.ms.median).toFixed(2)}× the HTTP Request node's. ` +
 			'Memory added is the peak RSS of n8n’s processes during a run above the idle n8n before ' +
-			'its first run; ' +
+			'its first run. ' +
 			(dialerTiny
-				? 'added by the file bytes is that minus the same workflow’s on one-second recordings in ' +
+				? 'Added by the file bytes is that minus the same workflow’s on one-second recordings in ' +
 					'the same n8n (measured first), i.e. what the bytes add beyond running the workflow. '
 				: '') +
 			`Memory goal (the bytes add under 1.5× one file, ${(1.5 * result.fileMb).toFixed(1)} MB): ` +
