@@ -20,6 +20,13 @@ import { limitedItems, limitProperties } from '../shared/limit';
 import { periodProperties, readPeriod } from '../shared/period';
 import { sentAs } from '../shared/sentAs';
 import { rowsCarrying, type ReportRowSource, type RowIdentityRule } from './rowSource';
+import {
+	countingTally,
+	groupByProperty,
+	groupFieldOf,
+	summaryItems,
+	type Summarizer,
+} from './summary';
 
 export const option = {
 	name: 'Get Filled Forms',
@@ -92,7 +99,7 @@ function readForm(context: ItemParameters, itemIndex: number): string {
 async function commonFields(
 	context: ItemParameters,
 	itemIndex: number,
-	output: 'items' | 'csvFile',
+	output: 'items' | 'csvFile' | 'summary',
 ): Promise<ApiFields> {
 	// The report login is only sent when set: servers without permission checks do not expect it.
 	const credentials = await context.getCredentials('dialerApi');
@@ -122,6 +129,12 @@ export const rowSource: ReportRowSource = {
 		...(await commonFields(context, itemIndex, 'items')),
 	}),
 	rows: (answer) => rowsCarrying(rowsOf(answer), identity),
+};
+
+/** Fichas counted by status, each status named as it comes. */
+const filledFormsSummarizer: Summarizer = {
+	groupFields: { agent: 'agente', team: 'time' },
+	newTally: countingTally('fichas', 'status', 'statuses'),
 };
 
 export const properties: INodeProperties[] = [
@@ -180,9 +193,17 @@ export const properties: INodeProperties[] = [
 				value: 'csvFile',
 				description: 'The export as a semicolon-separated CSV file in a binary property',
 			},
+			{
+				name: 'Summary',
+				value: 'summary',
+				description: 'One item: fichas counted by status, per group and in total',
+			},
 		],
-		description: 'Whether to output one item per ficha or the CSV export as a file (sets formato)',
+		description:
+			'Whether to output one item per ficha, the CSV export as a file (sets formato), or one ' +
+			'summary item',
 	},
+	groupByProperty(filledFormsSummarizer, { Agent: 'agent', Team: 'team' }),
 	...limitProperties.map((property) => ({
 		...property,
 		displayOptions: { show: { ...property.displayOptions?.show, output: ['items'] } },
@@ -219,16 +240,20 @@ export async function execute(
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const selectBy = this.getNodeParameter('selectBy', itemIndex) as 'formAndPeriod' | 'fichaIds';
-	const output = this.getNodeParameter('output', itemIndex) as 'items' | 'csvFile';
+	const output = this.getNodeParameter('output', itemIndex) as 'items' | 'csvFile' | 'summary';
+	const groupField =
+		output === 'summary' ? groupFieldOf(this, itemIndex, filledFormsSummarizer) : undefined;
 	const selection: ApiFields =
 		selectBy === 'fichaIds'
 			? { fichaId: parseFichaIds(this.getNodeParameter('fichaIds', itemIndex)) }
 			: { form: readForm(this, itemIndex), ...(await readPeriod.call(this, itemIndex)) };
 	const fields: ApiFields = { ...selection, ...(await commonFields(this, itemIndex, output)) };
 
-	if (output === 'items') {
+	if (output !== 'csvFile') {
 		const answer = await dialerApiRequest.call(this, endpoint, fields, itemIndex);
-		return limitedItems.call(this, itemIndex, rowSource.rows(answer));
+		const rows = rowSource.rows(answer);
+		if (output === 'items') return limitedItems.call(this, itemIndex, rows);
+		return summaryItems(fields, rows, filledFormsSummarizer, groupField, { form: fields.form });
 	}
 
 	const binaryPropertyName = requireText(

@@ -5,7 +5,9 @@ import { REPORT_TIMEOUT_MS, type ApiEndpoint } from '../../transport/request';
 import { offerFilters, sharedFilters } from '../shared/filters';
 import { limitProperties } from '../shared/limit';
 import { periodProperties } from '../shared/period';
+import { inboundSummarizer, readServiceLevel, serviceLevelProperty } from './inboundSummary';
 import { reportItems, rowsCarrying, type ReportRowSource, type RowIdentityRule } from './rowSource';
+import { groupByProperty, outputProperty, reportSummary, summaryWanted } from './summary';
 
 export const option = {
 	name: 'Get Inbound Calls',
@@ -56,9 +58,25 @@ export const rowSource: ReportRowSource = {
 	rows: (answer) => rowsCarrying(rowsOf(answer, 'resultado'), identity),
 };
 
+const onlyItems = { show: { output: ['items'] } };
+
 export const properties: INodeProperties[] = [
 	...periodProperties,
-	...limitProperties,
+	outputProperty(
+		'Call',
+		'One item: calls offered, answered, answered within the service level, waits, per group and ' +
+			'in total',
+	),
+	groupByProperty(inboundSummarizer(0), {
+		'Destination (Queue)': 'destination',
+		'Inbound Route': 'route',
+		Agent: 'agent',
+	}),
+	serviceLevelProperty,
+	...limitProperties.map((property) => ({
+		...property,
+		displayOptions: { show: { ...property.displayOptions?.show, ...onlyItems.show } },
+	})),
 	...rowSource.properties,
 ];
 
@@ -66,5 +84,17 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
+	if (summaryWanted(this, itemIndex)) {
+		const serviceLevelSeconds = readServiceLevel(this, itemIndex);
+		return await reportSummary.call(
+			this,
+			itemIndex,
+			rowSource,
+			inboundSummarizer(serviceLevelSeconds),
+			{
+				serviceLevelSeconds,
+			},
+		);
+	}
 	return await reportItems.call(this, itemIndex, rowSource);
 }

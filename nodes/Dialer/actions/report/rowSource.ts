@@ -56,6 +56,20 @@ export interface ReportRowSource {
 	rows(answer: unknown): IDataObject[];
 }
 
+/** The report's rows for this item's parameters and period, and the fields that asked for them. */
+export async function reportRows(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	source: ReportRowSource,
+): Promise<{ fields: ApiFields; rows: IDataObject[] }> {
+	const fields = {
+		...(await readPeriod.call(this, itemIndex)),
+		...(await source.fields(this, itemIndex)),
+	};
+	const answer = await dialerApiRequest.call(this, source.endpoint, fields, itemIndex);
+	return { fields, rows: source.rows(answer) };
+}
+
 /**
  * The report's rows for this item's parameters and period, up to Return All or Limit, with their
  * recordings when the report offers Download Recordings and it is on.
@@ -65,13 +79,9 @@ export async function reportItems(
 	itemIndex: number,
 	source: ReportRowSource,
 ): Promise<INodeExecutionData[]> {
-	const fields = {
-		...(await readPeriod.call(this, itemIndex)),
-		...(await source.fields(this, itemIndex)),
-	};
 	const recordings = recordingsWanted(this, itemIndex);
-	const answer = await dialerApiRequest.call(this, source.endpoint, fields, itemIndex);
-	const items = limitedItems.call(this, itemIndex, source.rows(answer));
+	const { rows } = await reportRows.call(this, itemIndex, source);
+	const items = limitedItems.call(this, itemIndex, rows);
 	if (recordings) {
 		await attachRecordings.call(this, items, recordings, {
 			parallel: parallelRequestsOf(this),
