@@ -363,6 +363,8 @@ function banner(
 		`  - Agent board: ${n8n.api.webhookBaseUrl}/webhook/${String(boardPath)}`,
 		'    (it also ran once at start: agent-board.txt and .csv in the Files folder).',
 		'  - "filled forms as CSV on disk" ran once at start (Executions); its CSV is in the Files folder.',
+		'  - "morning digest to disk" ran once at start: yesterday\'s digest e-mail as',
+		'    morning-digest-<date>.html and its day row in morning-digest.csv, in the Files folder.',
 		'  - Imported inactive, they need outside credentials (Slack, SMTP, Google, Telegram, OpenAI):',
 		...inactive,
 		'',
@@ -526,12 +528,23 @@ export async function runDemo(options: DemoOptions): Promise<void> {
 	}
 }
 
-/** The files the scheduled examples write: yesterday's CSV and the agent board. */
+/** The files the scheduled examples write: yesterday's CSV, the morning digest, the agent board. */
 async function checkFiles(outputFolder: string): Promise<void> {
 	const files = await readdir(outputFolder);
 	const csv = files.find((file) => file.startsWith('filled-forms-') && file.endsWith('.csv'));
 	if (!csv || !(await readFile(path.join(outputFolder, csv), 'utf8')).includes('Ficha;')) {
 		throw new Error(`no filled-forms CSV with a header in ${outputFolder}: ${files.join(', ')}`);
+	}
+	const digest = files.find((file) => /^morning-digest-.*\.html$/.test(file));
+	const digestRows = await readLog(path.join(outputFolder, 'morning-digest.csv'));
+	if (
+		!digest ||
+		!(await readFile(path.join(outputFolder, digest), 'utf8')).includes('Inbound calls')
+	) {
+		throw new Error(`no morning digest HTML in ${outputFolder}: ${files.join(', ')}`);
+	}
+	if (digestRows.length !== 1 || !/^\d{4}-\d{2}-\d{2},\d+,/.test(digestRows[0])) {
+		throw new Error(`morning-digest.csv should hold one day row: ${digestRows.join(' / ')}`);
 	}
 	const board = path.join(outputFolder, 'agent-board.txt');
 	if (!existsSync(board) || !(await readFile(board, 'utf8')).startsWith('Agent board at ')) {

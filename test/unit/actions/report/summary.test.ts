@@ -4,7 +4,12 @@ import { router } from '../../../../nodes/Dialer/actions/router';
 import { customPeriod, fakeExecuteFunctions, runNode } from '../../support/executeFunctions';
 
 const TIME = '21/11/2026 10:00:01';
-const call = (destino: string, status: string, tempo_fila: unknown, agente = ''): IDataObject => ({
+const call = (
+	destino: string,
+	status: string,
+	tempo_fila: string | number,
+	agente = '',
+): IDataObject => ({
 	data_hora: TIME,
 	origem: '(11) 91234-5678',
 	roteamento: 'SAC 0800',
