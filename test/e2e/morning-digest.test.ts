@@ -55,6 +55,34 @@ function groupBy<T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> {
 	return groups;
 }
 
+/**
+ * A table of counts per agent: a row per agent with rows, and a Total row; a column for the count
+ * and one per value of `valueOf` seen in `rows`.
+ */
+function expectCounts<T extends { agentId: number }>(
+	table: Table,
+	countHeader: string,
+	rows: T[],
+	valueOf: (row: T) => string,
+	agentName: (agentId: number) => string,
+): void {
+	const values = table.get('Agent')!.slice(1);
+	expect([...values].sort()).toEqual([...new Set(rows.map(valueOf))].sort());
+	const counts = (group: T[]) => [
+		String(group.length),
+		...values.map((value) => String(group.filter((row) => valueOf(row) === value).length)),
+	];
+	expect(table).toEqual(
+		new Map([
+			['Agent', [countHeader, ...values]],
+			...[...groupBy(rows, (row) => row.agentId)].map(
+				([agentId, group]) => [agentName(agentId), counts(group)] as const,
+			),
+			['Total', counts(rows)],
+		]),
+	);
+}
+
 const oneDecimal = (value: number) => Math.round(value * 10) / 10;
 const percentText = (part: number, whole: number) => `${oneDecimal((100 * part) / whole)} %`;
 
@@ -159,35 +187,26 @@ describe('morning digest example, e-mailed over SMTP', () => {
 		const classified = data.calls.filter(
 			(call) => call.resultado !== undefined && inYesterday(call.horario),
 		);
-		const outbound = found.get('Outbound classifications by agent')!.table;
-		const results = outbound.get('Agent')!.slice(1);
-		expect(results).toEqual([...new Set(classified.map((call) => call.resultado!))].sort());
-		const countsOf = (group: typeof classified) => [
-			String(group.length),
-			...results.map((result) => String(group.filter((call) => call.resultado === result).length)),
-		];
-		expect(outbound.get('Total')).toEqual(countsOf(classified));
-		for (const [agentId, group] of groupBy(classified, (call) => call.agentId)) {
-			expect(outbound.get(agents.get(agentId)!.nome)).toEqual(countsOf(group));
-		}
-		expect(outbound.size).toBe(2 + new Set(classified.map((call) => call.agentId)).size);
+		expectCounts(
+			found.get('Outbound classifications by agent')!.table,
+			'Classifications',
+			classified,
+			(call) => call.resultado!,
+			(agentId) => agents.get(agentId)!.nome,
+		);
 
 		// Filled forms of the example's form, per agent login, one column per status.
 		const form = data.forms.find((candidate) => candidate.nome === FORM)!;
 		const fichas = data.fichas.filter(
 			(ficha) => ficha.formId === form.id && inYesterday(ficha.data),
 		);
-		const filled = found.get(`Filled forms (${FORM}) by agent`)!.table;
-		const ficheStatuses = filled.get('Agent')!.slice(1);
-		expect(ficheStatuses).toEqual([...new Set(fichas.map((ficha) => ficha.status))].sort());
-		const fichaCounts = (group: typeof fichas) => [
-			String(group.length),
-			...ficheStatuses.map((status) => String(group.filter((f) => f.status === status).length)),
-		];
-		expect(filled.get('Total')).toEqual(fichaCounts(fichas));
-		for (const [agentId, group] of groupBy(fichas, (ficha) => ficha.agentId)) {
-			expect(filled.get(agents.get(agentId)!.login)).toEqual(fichaCounts(group));
-		}
+		expectCounts(
+			found.get(`Filled forms (${FORM}) by agent`)!.table,
+			'Fichas',
+			fichas,
+			(ficha) => ficha.status,
+			(agentId) => agents.get(agentId)!.login,
+		);
 		// The plain-text part carries the same day.
 		expect(mail.text).toContain(`Yesterday at the call center: ${date}`);
 	});
