@@ -123,7 +123,9 @@ export async function runRecordings(
 	const inFreshN8n = <T>(
 		variant: RecordingVariant,
 		n8nEnv: Record<string, string>,
-		work: (measure: (period: Record<string, string>, files: number) => Promise<RecordingVariantResult>) => Promise<T>,
+		work: (
+			measure: (period: Record<string, string>, files: number) => Promise<RecordingVariantResult>,
+		) => Promise<T>,
 	) =>
 		withTarget(
 			sim,
@@ -169,11 +171,15 @@ export async function runRecordings(
 	}
 	log(`recordings: dialer, n8n with ${CAPPED_YOUNG_GENERATION}`);
 	const nodeOptions = `${env.NODE_OPTIONS ?? ''} ${CAPPED_YOUNG_GENERATION}`.trim();
-	const cappedYoung = await inFreshN8n('dialer', { NODE_OPTIONS: nodeOptions }, async (measure) => ({
-		nodeOptions,
-		tiny: await measure(tiny, options.files),
-		all: await measure(big(options.files), options.files),
-	}));
+	const cappedYoung = await inFreshN8n(
+		'dialer',
+		{ NODE_OPTIONS: nodeOptions },
+		async (measure) => ({
+			nodeOptions,
+			tiny: await measure(tiny, options.files),
+			all: await measure(big(options.files), options.files),
+		}),
+	);
 	const tinyKb = (44 + TINY_SECONDS * BYTES_PER_SECOND) / 1024;
 	return {
 		files: options.files,
@@ -227,12 +233,22 @@ export function recordingsSection(result: RecordingsResult): string[] {
 		...(dialerTiny ? [row(`Download Recordings, ${tinyName}`, dialerTiny)] : []),
 		row(`Download Recordings, ${inParallel}`, dialer, dialerTiny),
 		...(result.fewer
-			? [row(`Download Recordings, only ${result.fewer.files} of the files`, result.fewer, dialerTiny)]
+			? [
+					row(
+						`Download Recordings, only ${result.fewer.files} of the files`,
+						result.fewer,
+						dialerTiny,
+					),
+				]
 			: []),
 		...(capped
 			? [
 					row(`Download Recordings, \`${capped.nodeOptions}\`, ${tinyName}`, capped.tiny),
-					row(`Download Recordings, \`${capped.nodeOptions}\`, ${inParallel}`, capped.all, capped.tiny),
+					row(
+						`Download Recordings, \`${capped.nodeOptions}\`, ${inParallel}`,
+						capped.all,
+						capped.tiny,
+					),
 				]
 			: []),
 		...(httpTiny ? [row(`Report + HTTP Request, ${tinyName}`, httpTiny)] : []),
