@@ -13,7 +13,8 @@ const isEmpty = (value: unknown) => value === undefined || value === null || val
  */
 export function rowsOf(payload: unknown, listKey?: string): IDataObject[] {
 	if (isEmpty(payload)) return [];
-	if (Array.isArray(payload)) return payload.filter(isRecord);
+	// Usually every element is a record: the parsed list itself then, not a copy of it.
+	if (Array.isArray(payload)) return payload.every(isRecord) ? payload : payload.filter(isRecord);
 	if (!isRecord(payload)) return [{ value: payload as string | number | boolean }];
 	if (listKey !== undefined && Array.isArray(payload[listKey])) return rowsOf(payload[listKey]);
 	if (listKey !== undefined && listKey in payload && isEmpty(payload[listKey])) return [];

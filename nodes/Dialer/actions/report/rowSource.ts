@@ -33,11 +33,11 @@ export interface RowIdentityRule {
  * Anything else (`{"resultado":null,"total":0}` from an idle dialer) is no row.
  */
 export function rowsCarrying(records: IDataObject[], identity: RowIdentityRule): IDataObject[] {
-	const fields = [
-		identity.timeField,
-		...(identity.keyField === undefined ? [] : [identity.keyField]),
-	];
-	return records.filter((record) => fields.every((field) => record[field] !== undefined));
+	const { timeField, keyField } = identity;
+	const isRow = (record: IDataObject) =>
+		record[timeField] !== undefined && (keyField === undefined || record[keyField] !== undefined);
+	// A report's answer is usually all rows: the list itself then, not a copy of it.
+	return records.every(isRow) ? records : records.filter(isRow);
 }
 
 /**
