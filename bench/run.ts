@@ -48,12 +48,20 @@ import {
 import { callCase, fichaCase, runCurve, runReports } from './scenarios/reports';
 import { runRecordings } from './scenarios/recordings';
 import { runReportTrigger } from './scenarios/reportTrigger';
+import {
+	FLOOR_OPERATIONS,
+	runReportFloor,
+	type FloorOperation,
+	type ReportFloorResult,
+} from './scenarios/reportFloor';
 
 interface Plan {
 	quick: boolean;
 	fichas: number;
 	calls: number;
 	reportRows: number;
+	/** Rows of each whole-period report in section report-floor. */
+	floorRows: number;
 	/** New rows a Report Trigger poll finds. */
 	pollRows: number;
 	/** Call recordings downloaded in one run, each `seconds` of 8 kHz 16-bit WAV (16 kB/s). */
@@ -85,8 +93,10 @@ const FULL: Plan = {
 	quick: false,
 	// The biggest form gets about 42 % of the fichas: enough for 100,000 rows of one form.
 	fichas: 240_000,
-	calls: 100_000,
+	// Half as many inbound calls, 60 % of them classified: 100,000 of each for report-floor.
+	calls: 200_000,
 	reportRows: 100_000,
+	floorRows: 100_000,
 	pollRows: 10_000,
 	// 328 s of audio: 5.0 MB a file.
 	recordings: { files: 200, seconds: 328, parallel: 5, runs: 3 },
@@ -112,6 +122,7 @@ const QUICK: Plan = {
 	fichas: 6_000,
 	calls: 3_200,
 	reportRows: 2_000,
+	floorRows: 1_000,
 	pollRows: 1_000,
 	recordings: { files: 20, seconds: 328, parallel: 5, runs: 1 },
 	curveSizes: [500, 2_000],
@@ -140,6 +151,10 @@ interface Args {
 	 * to the recommended ones).
 	 */
 	env: Record<string, string>;
+	/** report-floor: `--cases getFP1,getRQ4` measures those reports only. */
+	floorOperations: FloorOperation[];
+	/** report-floor: `--append` adds this run's round to the saved ones instead of replacing them. */
+	append: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -183,6 +198,8 @@ function parseArgs(argv: string[]): Args {
 		build: !argv.includes('--no-build'),
 		only,
 		env: envFlags(argv),
+		floorOperations: (value('--cases')?.split(',') ?? FLOOR_OPERATIONS) as FloorOperation[],
+		append: argv.includes('--append'),
 	};
 }
 
@@ -331,6 +348,9 @@ interface Context {
 	env: Record<string, string>;
 	/** Quick mode: one n8n for every section. */
 	shared?: Target;
+	floorOperations: FloorOperation[];
+	/** The rounds of report-floor saved before this run, when they are to be kept. */
+	floorBefore?: ReportFloorResult;
 }
 
 /** How each section is measured. */
@@ -342,7 +362,7 @@ const MEASURE: { [Name in SectionName]: (context: Context) => Promise<SectionRes
 			{
 				cases: [
 					{ measured: fichaCase(sim, plan.reportRows), check: fichaCase(sim, plan.curveSizes[0]) },
-					{ measured: callCase(sim), check: callCase(sim, 1) },
+					{ measured: callCase(sim, undefined, plan.reportRows), check: callCase(sim, 1) },
 				],
 				saves: ['none', 'all'],
 				runs: plan.runs,
@@ -364,6 +384,16 @@ const MEASURE: { [Name in SectionName]: (context: Context) => Promise<SectionRes
 			}
 		}
 		return { reports, curve };
+	},
+	async 'report-floor'({ sim, secret, plan, floorOperations, floorBefore }) {
+		const loadBefore = os.loadavg()[0];
+		const cases = await runReportFloor(sim, secret, {
+			operations: floorOperations,
+			rows: plan.floorRows,
+			runs: plan.runs,
+		});
+		const round = { date: new Date().toISOString(), commit: commitOf(), loadBefore, cases };
+		return { rounds: [...(floorBefore?.rounds ?? []), round] };
 	},
 	'report-trigger': ({ sim, secret, plan, shared }) =>
 		runReportTrigger(sim, secret, { rows: plan.pollRows, runs: plan.runs }, shared),
@@ -410,6 +440,10 @@ function settingsOf(plan: Plan): Record<string, string> {
 	};
 }
 
+/** The commit measured, and whether the nodes had changes not yet committed. */
+const commitOf = () =>
+	`${git(['rev-parse', '--short', 'HEAD'])}${git(['status', '--porcelain', '--', 'nodes', 'credentials']) ? ' (with uncommitted node changes)' : ''}`;
+
 /** The machine, n8n and duration of a section that started at `started`. */
 function machineOf(
 	runtime: N8nRuntime,
@@ -419,7 +453,7 @@ function machineOf(
 ): Machine {
 	return {
 		date: new Date(started).toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
-		commit: `${git(['rev-parse', '--short', 'HEAD'])}${git(['status', '--porcelain', '--', 'nodes', 'credentials']) ? ' (with uncommitted node changes)' : ''}`,
+		commit: commitOf(),
 		cpu: os.cpus()[0]?.model ?? 'unknown CPU',
 		cores: os.cpus().length,
 		memoryGb: os.totalmem() / 2 ** 30,
@@ -437,7 +471,9 @@ function machineOf(
 }
 
 async function main(): Promise<void> {
-	const { plan, outDir, build, only, env } = parseArgs(process.argv.slice(2));
+	const { plan, outDir, build, only, env, floorOperations, append } = parseArgs(
+		process.argv.slice(2),
+	);
 	// --render: rewrite the page from the saved sections (after a change of wording), measuring nothing.
 	if (process.argv.includes('--render')) {
 		writePage(outDir);
@@ -464,7 +500,11 @@ async function main(): Promise<void> {
 			const started = Date.now();
 			const loadBefore = os.loadavg();
 			log(`section ${section}`);
-			const result = await MEASURE[section]({ sim, traffic, plan, secret, env, shared });
+			const floorBefore = append ? readSections(outDir)['report-floor']?.result : undefined;
+			const result = await MEASURE[section]({
+				...{ sim, traffic, plan, secret, env, shared },
+				...{ floorOperations, floorBefore },
+			});
 			const record = {
 				section,
 				machine: machineOf(runtime, plan, started, loadBefore),

@@ -5,6 +5,7 @@ import { DEPLOYMENT_NAMES, type BurstQueueResult } from '../scenarios/burstQueue
 import type { BurstRun, DeliveryCost, RatePoint } from '../scenarios/events';
 import type { CurvePoint, ReportResult } from '../scenarios/reports';
 import { recordingsSection } from '../scenarios/recordings';
+import { reportFloorSection } from './floor';
 import type { ReportTriggerResult } from '../scenarios/reportTrigger';
 import { ratio, type Summary } from '../lib/stats';
 import {
@@ -327,6 +328,7 @@ function runsTable(saved: SavedSections): string[] {
 /** Each section's tables from its results. */
 const TABLES: { [Name in SectionName]: (result: SectionResults[Name]) => string[] } = {
 	reports: ({ reports, curve }) => [...reportSection(reports), ...curveSection(curve)],
+	'report-floor': reportFloorSection,
 	'report-trigger': reportTriggerSection,
 	recordings: recordingsSection,
 	bulk: bulkSection,

@@ -12,6 +12,7 @@ import type { BurstQueueResult } from '../scenarios/burstQueue';
 import type { BurstRun, DeliveryCost, RatePoint } from '../scenarios/events';
 import type { CurvePoint, ReportResult } from '../scenarios/reports';
 import type { RecordingsResult } from '../scenarios/recordings';
+import type { ReportFloorResult } from '../scenarios/reportFloor';
 import type { ReportTriggerResult } from '../scenarios/reportTrigger';
 
 /** Where and how a section was measured. */
@@ -50,6 +51,8 @@ export interface EventsResult {
 export interface SectionResults {
 	/** Report to items (the headline sizes) and the growth with size. */
 	reports: { reports: ReportResult[]; curve: CurvePoint[] };
+	/** The whole-period reports against HTTP Request alone (fetch + parse in n8n), in rounds. */
+	'report-floor': ReportFloorResult;
 	'report-trigger': ReportTriggerResult;
 	/** Call recordings downloaded as files, against HTTP Request with the credential. */
 	recordings: RecordingsResult;
@@ -64,6 +67,7 @@ export type SectionName = keyof SectionResults;
 
 export const SECTIONS: SectionName[] = [
 	'reports',
+	'report-floor',
 	'report-trigger',
 	'recordings',
 	'bulk',

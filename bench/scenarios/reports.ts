@@ -77,20 +77,27 @@ export function fichaCase(sim: DialerSimulator, rows: number): ReportCase {
 	return { operation: 'getFP1', rows: selected, items: [{ form: String(formId), de, ate }] };
 }
 
-/** The call history of the first `agentCount` agents over the whole seeded period, one request per agent. */
-export function callCase(sim: DialerSimulator, agentCount = sim.data.agents.length): ReportCase {
-	let first = Infinity;
-	let last = -Infinity;
-	for (const call of sim.data.calls) {
-		first = Math.min(first, call.horario);
-		last = Math.max(last, call.horario);
-	}
+/**
+ * The call history of the first `agentCount` agents over the period of the latest `rows` calls
+ * (all of them by default), one request per agent.
+ */
+export function callCase(
+	sim: DialerSimulator,
+	agentCount = sim.data.agents.length,
+	rows = Infinity,
+): ReportCase {
+	const times = sim.data.calls.map((call) => call.horario).sort((a, b) => a - b);
+	// Whole seconds, as the API takes them.
+	const first = Math.floor(times[Math.max(0, times.length - rows)] / 1000) * 1000;
+	const last = times[times.length - 1];
 	const agents = new Set(sim.data.agents.slice(0, agentCount).map((agent) => agent.id));
-	const rows = sim.data.calls.filter((call) => agents.has(call.agentId)).length;
+	const count = sim.data.calls.filter(
+		(call) => agents.has(call.agentId) && call.horario >= first,
+	).length;
 	const items = sim.data.agents
 		.slice(0, agentCount)
 		.map((agent) => ({ agent: agent.login, de: compact(first), ate: compact(last + 999) }));
-	return { operation: 'getHC2', rows, items };
+	return { operation: 'getHC2', rows: count, items };
 }
 
 const period = { period: 'custom', start: '={{ $json.de }}', end: '={{ $json.ate }}' };
