@@ -16,6 +16,10 @@ const SPLIT_DEPTH = 3;
 const DEFAULT_BATCH_BYTES = 1 << 20;
 // A batch with no element in it: `[` and `]` around JSON whitespace.
 const NO_ELEMENT = /^\[[ \t\n\r]*\]$/;
+// Where one object element ends and the next begins, in compact JSON.
+const SEAM = Buffer.from('},{');
+// Batches skimmed without a seam before the byte scan takes over (rows that are no objects).
+const SKIM_LIMIT = 4;
 const OPEN_BYTES = Buffer.from('[');
 const CLOSE_BYTES = Buffer.from(']');
 
@@ -45,12 +49,20 @@ export class ChunkedJsonParser {
 	private batch: Buffer[] = [OPEN_BYTES];
 	private waitingBytes = 0;
 	private flushedElements = false;
+	/** The split array's bytes are being cut without the byte scan (see skim). */
+	private skimming = false;
 	private readonly marker = `\u0000split-array-${randomUUID()}-`;
 
 	/** `batchBytes`: how many bytes of elements to parse at once (tests make it tiny). */
 	constructor(private readonly batchBytes = DEFAULT_BATCH_BYTES) {}
 
 	push(chunk: Buffer): void {
+		if (this.skimming) this.skim(chunk);
+		else this.scan(chunk);
+	}
+
+	/** Reads the bytes one by one, keeping track of strings and depth. */
+	private scan(chunk: Buffer): void {
 		// Locals, not fields, in the per-byte loop: it runs once per byte of the answer.
 		let { depth, inString, escaped, splitBase } = this;
 		let segmentStart = 0;
@@ -76,8 +88,11 @@ export class ChunkedJsonParser {
 					this.outline.push(Buffer.from(chunk.subarray(segmentStart, index)));
 					this.outline.push(Buffer.from(JSON.stringify(`${this.marker}${this.arrays.length}`)));
 					this.arrays.push([]);
-					splitBase = depth;
-					segmentStart = index + 1;
+					// Its elements are cut without reading them byte by byte while that works.
+					Object.assign(this, { depth: depth + 1, inString, escaped, splitBase: depth });
+					this.skimming = true;
+					this.skim(chunk.subarray(index + 1));
+					return;
 				}
 				depth++;
 			} else if (byte === CLOSE_ARRAY || byte === CLOSE_OBJECT) {
@@ -111,6 +126,7 @@ export class ChunkedJsonParser {
 
 	/** The parsed value, once every chunk has been pushed. */
 	end(): unknown {
+		while (this.skimming) this.rescan(Buffer.alloc(0));
 		if (this.inString || this.depth !== 0 || this.splitBase >= 0)
 			throw new SyntaxError('Unexpected end of JSON input');
 		const text = Buffer.concat(this.outline)
@@ -127,6 +143,56 @@ export class ChunkedJsonParser {
 		);
 	}
 
+	/**
+	 * Bytes of the split array from an element boundary on, not read byte by byte: the batch is
+	 * cut at the first `},{` past the batch size, found natively. JSON.parse proves each cut: `[`,
+	 * the bytes up to the `}`, `]` parse only if the comma is between elements, outside any string.
+	 * When one does not parse (a `},{` inside a string, an invalid answer, the array's end) or no
+	 * `},{` comes, the byte scan reads this array's rest from the boundary, as it would have.
+	 */
+	private skim(chunk: Buffer): void {
+		let start = 0;
+		for (;;) {
+			const from = start + Math.max(0, this.batchBytes - this.waitingBytes);
+			const seam = from < chunk.length ? chunk.indexOf(SEAM, from) : -1;
+			if (seam < 0) break;
+			this.addToBatch(chunk.subarray(start, seam + 1));
+			if (!this.parseWhole()) return this.rescan(chunk.subarray(seam + 1));
+			start = seam + 2;
+		}
+		if (start < chunk.length) this.addToBatch(chunk.subarray(start));
+		if (this.waitingBytes > SKIM_LIMIT * this.batchBytes) this.rescan(Buffer.alloc(0));
+	}
+
+	/** Hands the bytes skimmed since the last cut, then `rest`, to the byte scan. */
+	private rescan(rest: Buffer): void {
+		const skimmed = this.batch.slice(1);
+		this.batch = [OPEN_BYTES];
+		this.waitingBytes = 0;
+		this.skimming = false;
+		for (const bytes of [...skimmed, rest]) this.push(bytes);
+	}
+
+	/** Parses the batch into the split array if it is whole elements; false (batch kept) if not. */
+	private parseWhole(): boolean {
+		let elements: unknown[];
+		try {
+			elements = JSON.parse(this.batchText()) as unknown[];
+		} catch {
+			return false;
+		}
+		this.arrays[this.arrays.length - 1].push(elements);
+		this.batch = [OPEN_BYTES];
+		this.waitingBytes = 0;
+		this.flushedElements = true;
+		return true;
+	}
+
+	/** The batch as text, in brackets: one flat string for JSON.parse, no joined copy of it. */
+	private batchText(): string {
+		return Buffer.concat([...this.batch, CLOSE_BYTES]).toString('utf8');
+	}
+
 	private addToBatch(bytes: Buffer): void {
 		// A view, not a copy: it keeps its network chunk alive only until the batch is parsed, and
 		// the batch holds those bytes anyway.
@@ -136,9 +202,7 @@ export class ChunkedJsonParser {
 
 	/** Parses the whole elements in the batch into the array being split. */
 	private parseBatch(arrayEnds: boolean): void {
-		this.batch.push(CLOSE_BYTES);
-		// The brackets are in the bytes: one flat string for JSON.parse, no joined copy of it.
-		const text = Buffer.concat(this.batch).toString('utf8');
+		const text = this.batchText();
 		this.batch = [OPEN_BYTES];
 		this.waitingBytes = 0;
 		if (NO_ELEMENT.test(text)) {

@@ -36,9 +36,19 @@ function outcome(parse: () => unknown): Outcome {
 }
 
 const text = fc.string({ unit: 'binary', maxLength: 12 });
+/** Text holding what ends one row and starts the next, quotes and escapes included. */
+const seamText = fc.string({
+	unit: fc.constantFrom('},{', '"},{"', '}', '{', ',', '"', '\\', ']', 'a', '\u00e9'),
+	maxLength: 6,
+});
 const row = fc.dictionary(
-	fc.oneof(text, fc.constantFrom('__proto__', 'constructor', 'data', 'chamadas')),
-	fc.jsonValue({ maxDepth: 2 }),
+	fc.oneof(text, seamText, fc.constantFrom('__proto__', 'constructor', 'data', 'chamadas')),
+	fc.oneof(
+		fc.jsonValue({ maxDepth: 2 }),
+		seamText,
+		// Objects in a list inside a row: `},{` between them, a level below the rows.
+		fc.array(fc.dictionary(seamText, seamText, { maxKeys: 2 }), { maxLength: 3 }),
+	),
 	{ maxKeys: 6 },
 );
 const rows = fc.array(row, { maxLength: 30 });
