@@ -2,40 +2,28 @@
  * The nodes in n8n's editor, in a real browser (Debian's Chromium driven by playwright-core),
  * against the e2e run's n8n: adding both nodes from the nodes panel, every resource/operation's
  * parameters, the light and dark icons, the AI agent and live pause alerts examples, and a page
- * that logs no errors. Takes the screenshots the README shows (docs/screenshots/ with UPDATE_SCREENSHOTS=1).
+ * that logs no errors. The README's pictures are `npm run screenshots`'s (scripts/screenshots.ts).
  */
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import { NodeHelpers, type INodeProperties, type INodeTypeDescription } from 'n8n-workflow';
-import {
-	chromium,
-	selectors,
-	type Browser,
-	type BrowserContext,
-	type Locator,
-	type Page,
-} from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 
 import { Dialer } from '../../nodes/Dialer/Dialer.node';
 import { DialerTrigger } from '../../nodes/DialerTrigger/DialerTrigger.node';
 import type { Credential, N8nApi, Workflow, WorkflowNode } from '../../scripts/n8n/api';
 import { AgentTable } from '../../scripts/n8n/dataTables';
-import { CHROMIUM_ARGS, ensureChromium } from '../../scripts/chromium';
 import { configureExample, readExamples } from '../../scripts/demo';
+import {
+	closeNode,
+	editorContext,
+	launchEditorBrowser,
+	openNode,
+	openWorkflow,
+	pickFromNodesPanel,
+} from '../../scripts/editor';
 import { startSimulator } from '../../simulator';
 import type { DialerSimulator } from '../../simulator/types';
 import { connectN8n, readConnection, registerSecret } from '../e2e/setup/connection';
 
-// The README's copies are refreshed on request only (UPDATE_SCREENSHOTS=1), so an ordinary test run
-// leaves the working tree clean; otherwise the pictures go to the ignored test-output folder.
-const SCREENSHOTS = path.resolve(
-	__dirname,
-	'..',
-	'..',
-	...(process.env.UPDATE_SCREENSHOTS === '1'
-		? ['docs', 'screenshots']
-		: ['test-output', 'screenshots']),
-);
 const PACKAGE = 'n8n-nodes-dialer';
 const WEBHOOK_SECRET = 'browser-test-webhook-secret';
 
@@ -111,33 +99,6 @@ async function expectParameters(
 	expect(missing).toEqual([]);
 }
 
-/** Waits until an element stops moving (panels slide in), so a screenshot catches it at rest. */
-async function waitUntilStill(page: Page, element: Locator): Promise<void> {
-	let previous = '';
-	for (let i = 0; i < 50; i++) {
-		const box = JSON.stringify(await element.boundingBox());
-		if (box === previous) return;
-		previous = box;
-		await page.waitForTimeout(100);
-	}
-	throw new Error('the element kept moving for 5 s');
-}
-
-async function openNode(page: Page, name: string): Promise<void> {
-	await page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`).dblclick();
-	await page.getByTestId('ndv').waitFor();
-}
-
-async function closeNode(page: Page): Promise<void> {
-	await page.getByTestId('ndv-close-button').click();
-	await page.getByTestId('ndv').waitFor({ state: 'hidden' });
-}
-
-async function openWorkflow(page: Page, id: string): Promise<void> {
-	await page.goto(`/workflow/${id}`);
-	await page.getByTestId('canvas-node').first().waitFor({ timeout: 60_000 });
-}
-
 /** Waits until exactly `count` of the package's icons named `file` are on the page, each loaded. */
 async function expectIcons(page: Page, file: string, count: number): Promise<void> {
 	const selector = `img[src*="/icons/${PACKAGE}/"][src$="/${file}"]`;
@@ -165,19 +126,10 @@ describe('the nodes in the n8n editor (Chromium)', () => {
 	/** A logged-in browser context that never leaves 127.0.0.1 and records what the page logs. */
 	async function newContext(colorScheme: 'light' | 'dark'): Promise<BrowserContext> {
 		const { ownerEmail, ownerPassword } = readConnection();
-		const created = await browser.newContext({
-			baseURL: baseUrl,
-			viewport: { width: 1440, height: 900 },
+		const created = await editorContext(
+			browser,
+			{ baseUrl, email: ownerEmail, password: ownerPassword },
 			colorScheme,
-		});
-		// The editor asks npm's registry about community packages; the test stays offline.
-		await created.route(
-			(url) => url.origin !== baseUrl,
-			(route) => route.abort(),
-		);
-		// n8n keeps the theme in localStorage; about:blank and other origins have none to write.
-		await created.addInitScript(
-			`if (location.origin === '${baseUrl}') localStorage.setItem('N8N_THEME', '${colorScheme}');`,
 		);
 		created.on('page', (opened) => {
 			opened.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
@@ -191,21 +143,10 @@ describe('the nodes in the n8n editor (Chromium)', () => {
 				errors.push(`console: ${message.text()} (${source})`);
 			});
 		});
-		const login = await created.request.post('/rest/login', {
-			data: { emailOrLdapLoginId: ownerEmail, password: ownerPassword },
-		});
-		expect(login.status()).toBe(200);
 		return created;
 	}
 
-	async function screenshot(name: string): Promise<void> {
-		await page.screenshot({ path: path.join(SCREENSHOTS, name) });
-	}
-
 	beforeAll(async () => {
-		const executablePath = await ensureChromium();
-		selectors.setTestIdAttribute('data-test-id');
-		mkdirSync(SCREENSHOTS, { recursive: true });
 		api = await connectN8n();
 		baseUrl = api.baseUrl;
 		simulator = await startSimulator();
@@ -221,7 +162,7 @@ describe('the nodes in the n8n editor (Chromium)', () => {
 			reportUser: '',
 			reportPassword: '',
 		});
-		browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+		browser = await launchEditorBrowser();
 		context = await newContext('light');
 		page = await context.newPage();
 	}, 600_000);
@@ -246,22 +187,14 @@ describe('the nodes in the n8n editor (Chromium)', () => {
 	it('adds the Dialer Trigger and the Dialer node from the nodes panel', async () => {
 		await page.goto('/workflow/new');
 		await page.getByTestId('canvas-add-button').click();
-		await page.getByTestId('node-creator-search-bar').fill('Dialer');
-		await page
-			.getByTestId('node-creator-item-name')
-			.filter({ hasText: /^Dialer$/ })
-			.click();
+		await pickFromNodesPanel(page, 'Dialer');
 		await page.getByTestId('node-creator').getByText('On agent paused', { exact: true }).click();
 		await page.getByTestId('ndv').waitFor();
 		await expectParameters(page, trigger, { events: 'agente.pause_in' });
 		await closeNode(page);
 
 		await page.getByTestId('canvas-handle-plus').first().click();
-		await page.getByTestId('node-creator-search-bar').fill('Dialer');
-		await page
-			.getByTestId('node-creator-item-name')
-			.filter({ hasText: /^Dialer$/ })
-			.click();
+		await pickFromNodesPanel(page, 'Dialer');
 		// Every operation is offered as an action of the node.
 		const actions = page.getByTestId('node-creator');
 		for (const { resource, operation } of operations()) {
@@ -274,10 +207,7 @@ describe('the nodes in the n8n editor (Chromium)', () => {
 				actions.getByText(action.action!, { exact: true }).count(),
 			).resolves.toBeGreaterThan(0);
 		}
-		const getActiveCall = actions.getByText('Get the active call of an extension', { exact: true });
-		await waitUntilStill(page, getActiveCall);
-		await screenshot('nodes-panel-actions.png');
-		await getActiveCall.click();
+		await actions.getByText('Get the active call of an extension', { exact: true }).click();
 		await page.getByTestId('ndv').waitFor();
 		await expectParameters(page, dialer, { resource: 'call', operation: 'getActive' });
 		await closeNode(page);
@@ -287,7 +217,6 @@ describe('the nodes in the n8n editor (Chromium)', () => {
 			.evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-node-type')));
 		expect(types).toEqual([`${PACKAGE}.dialerTrigger`, `${PACKAGE}.dialer`]);
 		await expectIcons(page, 'dialer.svg', 2);
-		await screenshot('canvas.png');
 	});
 
 	it('shows the Dialer Trigger with its webhook URLs, notice, events and options', async () => {
@@ -315,7 +244,6 @@ describe('the nodes in the n8n editor (Chromium)', () => {
 		await ndv
 			.getByText(`${baseUrl}/webhook/3c0d5b7e-1f2a-4e6b-9c8d-7a5f4e3d2c1b/webhook`, { exact: true })
 			.waitFor();
-		await screenshot('dialer-trigger-parameters.png');
 		await closeNode(page);
 	});
 
@@ -341,8 +269,6 @@ describe('the nodes in the n8n editor (Chromium)', () => {
 		it.each(all)('$name shows its parameters', async ({ resource, operation, name }) => {
 			await openNode(page, name);
 			await expectParameters(page, dialer, { resource, operation });
-			if (resource === 'report' && operation === 'getFilledForms')
-				await screenshot('dialer-parameters.png');
 			await closeNode(page);
 		});
 	});
@@ -376,7 +302,6 @@ describe('the nodes in the n8n editor (Chromium)', () => {
 			await openWorkflow(page, workflow.id);
 			await expectIcons(page, 'dialer.dark.svg', 2);
 			await expectIcons(page, 'dialer.svg', 0);
-			await screenshot('canvas-dark.png');
 		} finally {
 			await dark.close();
 			page = previous;
@@ -395,7 +320,6 @@ describe('the nodes in the n8n editor (Chromium)', () => {
 		);
 		await expect(tools.count()).resolves.toBe(2);
 		await expectIcons(page, 'dialer.svg', 2);
-		await screenshot('ai-agent-example.png');
 	});
 
 	it('shows the live over-limit pause alerts example on its data table', async () => {
@@ -419,7 +343,6 @@ describe('the nodes in the n8n editor (Chromium)', () => {
 					.count(),
 			).resolves.toBe(3);
 			await expectIcons(page, 'dialer.svg', 1);
-			await screenshot('live-pause-alerts-workflow.png');
 		} finally {
 			await table.delete();
 		}
