@@ -19,6 +19,7 @@ import { asNodeError } from '../Dialer/actions/router';
 import { dialerApiRequest, type ApiFields } from '../Dialer/transport/request';
 import { checkClock, readingAhead, testEventWarnings } from './clockCheck';
 import { pollReport, resumeState, type ReadWindow } from './cursor';
+import { emitRows, rowsToEmitAgain } from './emission';
 import { eventProperties, REPORT_EVENTS, type ReportEvent } from './events';
 import { rowIdentifier } from './rowIdentity';
 import {
@@ -172,7 +173,8 @@ export class DialerReportTrigger implements INodeType {
 			for (const warning of checked(result.state.cursor)) {
 				this.logger.warn(warning, { node: this.getNode().name });
 			}
-			return result.emit.length > 0 ? await itemsOf(result.emit) : null;
+			const rows = [...rowsToEmitAgain(staticData), ...result.emit];
+			return rows.length > 0 ? emitRows(this, staticData, rows, await itemsOf(rows)) : null;
 		} finally {
 			pollsUnderWay.delete(staticData);
 		}

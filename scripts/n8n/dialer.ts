@@ -28,6 +28,16 @@ export const RECOMMENDED_N8N_SETTINGS: Readonly<Record<string, string>> = {
 	N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true',
 };
 export const REPORT_TRIGGER_TYPE = 'n8n-nodes-dialer.dialerReportTrigger';
+
+/** n8n 2.x refuses Poll Times under a minute, but takes one cron per second of the minute. */
+export function pollEvery3Seconds() {
+	return {
+		item: Array.from({ length: 20 }, (_, index) => ({
+			mode: 'custom',
+			cronExpression: `${index * 3} * * * * *`,
+		})),
+	};
+}
 /** The name trigger workflows made here give the Dialer Trigger node. */
 export const TRIGGER = 'Dialer Trigger';
 

@@ -26,7 +26,7 @@ import {
 import { ensureRuntime, type N8nRuntime } from '../n8n/runtime';
 import { ensureDebianPackages } from '../services/debian';
 import { POSTGRES_PACKAGE, startPostgres, type PostgresServer } from '../services/postgres';
-import { REDIS_PACKAGE, startRedis, type RedisServer } from '../services/redis';
+import { REDIS_PACKAGE, startRedis, type RedisOptions, type RedisServer } from '../services/redis';
 
 const HOST = '127.0.0.1';
 
@@ -48,6 +48,8 @@ export interface QueueModeOptions {
 	build?: boolean;
 	/** Keep folders (logs, data) after stop(), for debugging. */
 	keep?: boolean;
+	/** Redis persistence (scripts/services/redis.ts); default none. */
+	redisPersistence?: RedisOptions['persistence'];
 }
 
 export interface QueueProcess {
@@ -75,6 +77,11 @@ export interface QueueModeStack {
 	timings: Record<string, number>;
 	/** Starts one more worker and waits until it takes jobs. */
 	startWorker(): Promise<QueueProcess>;
+	/**
+	 * Starts a process that died again, with its folder, port and settings, as a supervisor
+	 * (systemd, Kubernetes) would; stops what is left of it first.
+	 */
+	respawn(name: string): Promise<QueueProcess>;
 	/** Stops every n8n process, then Redis and PostgreSQL; removes folders unless kept. */
 	stop(): Promise<void>;
 }
@@ -123,7 +130,10 @@ export async function startQueueMode(options: QueueModeOptions = {}): Promise<Qu
 
 	try {
 		const [redis, postgres] = await time('services', () =>
-			Promise.all([startRedis({ keep }), startPostgres({ keep })]),
+			Promise.all([
+				startRedis({ keep, persistence: options.redisPersistence }),
+				startPostgres({ keep }),
+			]),
 		);
 		serviceStops.push(redis.stop, postgres.stop);
 
@@ -144,6 +154,7 @@ export async function startQueueMode(options: QueueModeOptions = {}): Promise<Qu
 		const webhookUrl = options.webhookUrl ?? `http://${HOST}:${webhookPort}`;
 		const shared = { ...queueEnv(redis, postgres, webhookUrl), ...options.env };
 
+		const launched = new Map<string, () => Promise<QueueProcess>>();
 		const launch = async (
 			name: string,
 			command: 'start' | 'webhook' | 'worker',
@@ -157,6 +168,8 @@ export async function startQueueMode(options: QueueModeOptions = {}): Promise<Qu
 				await cp(nodesOf(packageFrom), nodesOf(userFolder), { recursive: true });
 			}
 			const ownPort = at.port ?? (await freePort());
+			const again = { port: ownPort, userFolder };
+			launched.set(name, () => launch(name, command, extra, again));
 			const env = n8nEnv(
 				rt,
 				{ userFolder, port: ownPort, brokerPort: await freePort(), owner },
@@ -216,6 +229,14 @@ export async function startQueueMode(options: QueueModeOptions = {}): Promise<Qu
 				const worker = await startWorker();
 				workers.push(worker);
 				return worker;
+			},
+			respawn: async (name) => {
+				const dead = [main, ...webhooks, ...workers].find((p) => p.name === name);
+				const again = launched.get(name);
+				if (!dead || !again) throw new Error(`no n8n process named ${name}`);
+				await dead.process.stop({ keepUserFolder: true });
+				// The same object, so every reference to it sees the new process.
+				return Object.assign(dead, await again());
 			},
 			stop: stopAll,
 		};

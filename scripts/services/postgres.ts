@@ -80,6 +80,11 @@ export async function startPostgres(options: { keep?: boolean } = {}): Promise<P
 		);
 		const port = await freePort();
 		const logFile = path.join(dir, 'postgres.log');
+		const isReady = path.join(bin, 'pg_isready');
+		const ready = async () => {
+			await execFileAsync(isReady, ['-h', HOST, '-p', String(port), '-U', user, '-d', 'postgres']);
+			return true;
+		};
 		server = spawnService(
 			path.join(bin, 'postgres'),
 			// Socket in its own folder (not /var/run/postgresql); fsync off: the data is thrown away.
@@ -97,13 +102,11 @@ export async function startPostgres(options: { keep?: boolean } = {}): Promise<P
 				'-c',
 				'max_connections=200',
 			],
-			{ dir, logFile, keep: options.keep ?? false, ...owner },
+			// SIGINT is PostgreSQL's fast shutdown (`pg_ctl stop`'s default): SIGTERM would wait
+			// for n8n to close its connections.
+			{ dir, logFile, keep: options.keep ?? false, ...owner, stopSignal: 'SIGINT', ready },
 		);
-		const isReady = path.join(bin, 'pg_isready');
-		await waitUntil(`PostgreSQL on port ${port} (log ${logFile})`, async () => {
-			await execFileAsync(isReady, ['-h', HOST, '-p', String(port), '-U', user, '-d', 'postgres']);
-			return true;
-		});
+		await waitUntil(`PostgreSQL on port ${port} (log ${logFile})`, ready);
 		await execFileAsync(
 			path.join(bin, 'createdb'),
 			['-h', HOST, '-p', String(port), '-U', user, database],
@@ -111,7 +114,7 @@ export async function startPostgres(options: { keep?: boolean } = {}): Promise<P
 				env: { ...process.env, PGPASSWORD: password },
 			},
 		);
-		return { ...server, host: HOST, port, user, password, database };
+		return Object.assign(server, { host: HOST, port, user, password, database });
 	} catch (error) {
 		if (server) await server.stop();
 		else if (!options.keep) await rm(dir, { recursive: true, force: true });

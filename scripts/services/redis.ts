@@ -32,13 +32,28 @@ function ping(port: number): Promise<boolean> {
 	});
 }
 
-export async function startRedis(options: { keep?: boolean } = {}): Promise<RedisServer> {
+const PERSISTENCE: Record<NonNullable<RedisOptions['persistence']>, string[]> = {
+	none: ['--save', '', '--appendonly', 'no'],
+	snapshot: ['--appendonly', 'no'],
+	aof: ['--appendonly', 'yes', '--appendfsync', 'everysec'],
+};
+
+export interface RedisOptions {
+	keep?: boolean;
+	/**
+	 * `none` (default): the queue lives in memory only, and a restart empties it. `snapshot`:
+	 * Redis's own default (no configuration file), a snapshot written at shutdown and read at start.
+	 * `aof`: every write also appended to a file (fsync each second), so a crash keeps the queue too.
+	 */
+	persistence?: 'none' | 'snapshot' | 'aof';
+}
+
+export async function startRedis(options: RedisOptions = {}): Promise<RedisServer> {
 	const dir = await mkdtemp(path.join(os.tmpdir(), 'n8n-dialer-redis-'));
 	const port = await freePort();
 	const logFile = path.join(dir, 'redis.log');
 	const server = spawnService(
 		REDIS_BIN,
-		// The queue lives in memory only: a test run never restarts Redis.
 		[
 			'--bind',
 			HOST,
@@ -46,14 +61,11 @@ export async function startRedis(options: { keep?: boolean } = {}): Promise<Redi
 			String(port),
 			'--dir',
 			dir,
-			'--save',
-			'',
-			'--appendonly',
-			'no',
+			...PERSISTENCE[options.persistence ?? 'none'],
 			'--logfile',
 			logFile,
 		],
-		{ dir, logFile, keep: options.keep ?? false },
+		{ dir, logFile, keep: options.keep ?? false, ready: () => ping(port) },
 	);
 	try {
 		await waitUntil(`Redis on port ${port} (log ${logFile})`, () => ping(port));
@@ -61,5 +73,5 @@ export async function startRedis(options: { keep?: boolean } = {}): Promise<Redi
 		await server.stop();
 		throw error;
 	}
-	return { ...server, host: HOST, port };
+	return Object.assign(server, { host: HOST, port });
 }

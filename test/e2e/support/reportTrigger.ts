@@ -5,21 +5,11 @@
  * the executions emitted.
  */
 import type { Execution, N8nApi, WorkflowNode } from '../../../scripts/n8n/api';
-import { REPORT_TRIGGER_TYPE } from '../../../scripts/n8n/dialer';
+import { pollEvery3Seconds, REPORT_TRIGGER_TYPE } from '../../../scripts/n8n/dialer';
 import type { ArrivedRow, RecordedRequest } from '../../../simulator/types';
 import type { DialerRunner } from './dialerRunner';
 
 export const REPORT_TRIGGER = 'Dialer Report Trigger';
-
-/** n8n 2.x refuses Poll Times under a minute, but takes one cron per second of the minute. */
-export function pollEvery3Seconds() {
-	return {
-		item: Array.from({ length: 20 }, (_, index) => ({
-			mode: 'custom',
-			cronExpression: `${index * 3} * * * * *`,
-		})),
-	};
-}
 
 export function reportTriggerNode(
 	parameters: Record<string, unknown>,

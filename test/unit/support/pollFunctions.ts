@@ -3,6 +3,7 @@ import type {
 	IDataObject,
 	IHttpRequestOptions,
 	INode,
+	INodeExecutionData,
 	IPollFunctions,
 } from 'n8n-workflow';
 import { request } from 'undici';
@@ -19,6 +20,29 @@ export interface FakePollOptions {
 	credentials?: Partial<ICredentialDataDecryptedObject>;
 	/** Receives what the node logs as warnings. */
 	warnings?: string[];
+	/**
+	 * Makes the context n8n 2.x's (it stages polls with `__runPoll` and settles the emit's done
+	 * promise): what the node emits itself lands here.
+	 */
+	emitted?: Emitted[];
+}
+
+/** The done promise n8n hands with an emit (n8n-workflow does not export its type). */
+type DonePromise = NonNullable<Parameters<IPollFunctions['__emit']>[2]>;
+
+export interface Emitted {
+	items: INodeExecutionData[][];
+	done: DonePromise;
+}
+
+function createDeferredPromise<T>() {
+	let resolve!: (value: T) => void;
+	let reject!: (error: Error) => void;
+	const promise = new Promise<T>((ok, fail) => {
+		resolve = ok;
+		reject = fail;
+	});
+	return { promise, resolve, reject };
 }
 
 /**
@@ -55,6 +79,11 @@ export function fakePollFunctions(options: FakePollOptions): IPollFunctions {
 		getTimezone: () => options.timezone ?? 'America/Sao_Paulo',
 		getWorkflowStaticData: () => staticData,
 		getCredentials: async () => credentials,
+		...(options.emitted && {
+			__runPoll: async (poll: () => Promise<unknown>) => await poll(),
+			__emit: (items: INodeExecutionData[][], _response: unknown, done: DonePromise) =>
+				options.emitted!.push({ items, done }),
+		}),
 		getNodeParameter(name: string, fallback?: unknown) {
 			let value: unknown = options.parameters;
 			for (const key of name.split('.')) {
@@ -67,6 +96,7 @@ export function fakePollFunctions(options: FakePollOptions): IPollFunctions {
 			return value;
 		},
 		helpers: {
+			createDeferredPromise,
 			async httpRequestWithAuthentication(credentialType: string, options: IHttpRequestOptions) {
 				expect(credentialType).toBe('dialerApi');
 				const response = await request(options.url, {

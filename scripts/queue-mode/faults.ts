@@ -1,0 +1,259 @@
+/**
+ * One fault of the infrastructure around n8n in queue mode, during a shift of agent events from
+ * the dialer simulator (5 a second for 40 s into the Dialer Trigger → Team → Get Many workflow),
+ * 10 s into the shift:
+ *   redis     Redis stopped, 10 s down, started again
+ *   postgres  PostgreSQL the same, while a Dialer Report Trigger polls every 3 s a report that
+ *             answers in 1.5 s (stopped while one of its reads is under way), fichas arriving
+ *   worker    a worker SIGKILLed while executions are under way (the dialer API answers in 2 s)
+ *   webhook   the webhook processor the dialer posts to SIGKILLed
+ * A supervisor starts again every n8n process that dies (as systemd or Kubernetes would). With
+ * --recommended the run uses the deployment docs/reliability.md recommends for that fault.
+ * Prints what the dialer saw, what ran (lost, never ran, doubles) and the recovery time as JSON.
+ *
+ *   npx tsx scripts/queue-mode/faults.ts --fault redis [--recommended] [--skip-build]
+ */
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+
+import { startWebhookFront, type WebhookFront } from '../../bench/lib/front';
+import { startSimulator } from '../../simulator';
+import type { DialerSimulator } from '../../simulator/types';
+import type { Credential } from '../n8n/api';
+import { pollEvery3Seconds, REPORT_TRIGGER_TYPE, simulatorCredential, sleep } from '../n8n/dialer';
+import { countBy, createAgentEventFlow } from './burst';
+import {
+	sendShift,
+	settledExecutions,
+	shiftEvents,
+	shiftOutcome,
+	supervise,
+	type ShiftDelivery,
+} from './shift';
+import { startQueueMode, type QueueModeOptions, type QueueModeStack } from './stack';
+
+const FAULTS = ['redis', 'postgres', 'worker', 'webhook'] as const;
+type Fault = (typeof FAULTS)[number];
+const PER_SECOND = 5;
+const EVENTS = 200;
+const FAULT_AFTER_MS = 10_000;
+const DOWN_MS = 10_000;
+const REPORT_TRIGGER = 'Dialer Report Trigger';
+
+/** n8n's stalled-job detection made faster (its defaults: 60 s lock, 30 s check). */
+export const FAST_STALL_DETECTION = {
+	QUEUE_WORKER_LOCK_DURATION: '15000',
+	QUEUE_WORKER_LOCK_RENEW_TIME: '3000',
+	QUEUE_WORKER_STALLED_INTERVAL: '5000',
+};
+
+/**
+ * n8n exits after 10 s without Redis by default; the deliveries held during the outage need more
+ * than 2 database connections once it is back.
+ */
+export const REDIS_RECOMMENDED = {
+	QUEUE_BULL_REDIS_TIMEOUT_THRESHOLD: '60000',
+	DB_POSTGRESDB_POOL_SIZE: '10',
+};
+
+/** The deployment each fault runs on: n8n's defaults, or what docs/reliability.md recommends. */
+function deployment(fault: Fault, recommended: boolean): QueueModeOptions {
+	if (!recommended) return { redisPersistence: 'snapshot' };
+	switch (fault) {
+		case 'redis':
+			// A queue kept on disk survives a crash of Redis too.
+			return { redisPersistence: 'aof', env: REDIS_RECOMMENDED };
+		case 'worker':
+			return { redisPersistence: 'snapshot', env: FAST_STALL_DETECTION };
+		case 'webhook':
+			return { redisPersistence: 'snapshot', webhookProcessors: 2 };
+		case 'postgres':
+			return { redisPersistence: 'snapshot' };
+	}
+}
+
+/**
+ * The Report Trigger's part of the PostgreSQL fault: New Filled Form polled every 3 s from a
+ * report that answers in 1.5 s, a ficha arriving each second; `finish` says which came once.
+ */
+export async function reportTriggerWatch(
+	stack: QueueModeStack,
+	sim: DialerSimulator,
+	credential: Credential,
+) {
+	const workflow = await stack.api.createWorkflow({
+		name: `faults report trigger ${randomUUID().slice(0, 8)}`,
+		nodes: [
+			{
+				name: REPORT_TRIGGER,
+				type: REPORT_TRIGGER_TYPE,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {
+					pollTimes: pollEvery3Seconds(),
+					event: 'newFilledForm',
+					form: '41',
+					filters: {},
+					options: { overlapWindow: 10 },
+				},
+				credentials: { dialerApi: { id: credential.id, name: credential.name } },
+			},
+		],
+		connections: {},
+		settings: {
+			// The simulator's clock is this process's.
+			timezone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+			saveDataSuccessExecution: 'all',
+			saveDataErrorExecution: 'all',
+		},
+	});
+	sim.faults.add({ kind: 'latency', operation: 'getFP1', latencyMs: 1500 });
+	await stack.api.activateWorkflow(workflow.id);
+	const added: string[] = [];
+	let adding = true;
+	const arrivals = (async () => {
+		while (adding) {
+			added.push(...sim.rows.add({ report: 'getFP1', form: 41 }).map((row) => String(row.id)));
+			await sleep(1000);
+		}
+	})();
+	return {
+		/** Resolves 300 ms after the next read starts: PostgreSQL then stops under that poll. */
+		readUnderWay: async () => {
+			const reads = () => sim.requests.filter((r) => r.operation === 'getFP1').length;
+			const before = reads();
+			while (reads() === before) await sleep(20);
+			await sleep(300);
+		},
+		finish: async () => {
+			adding = false;
+			await arrivals;
+			// Two more polls read what arrived last.
+			await sleep(9000);
+			await stack.api.deactivateWorkflow(workflow.id);
+			await sleep(3000);
+			const executions = await stack.api.listExecutions(workflow.id, true);
+			const emitted = executions.flatMap((execution) => {
+				const data = execution.data as {
+					resultData?: { runData?: Record<string, Array<{ data?: { main?: unknown[][] } }>> };
+				};
+				const items = data?.resultData?.runData?.[REPORT_TRIGGER]?.[0]?.data?.main?.[0] ?? [];
+				return (items as Array<{ json: { ficha: unknown } }>).map((item) =>
+					String(item.json.ficha),
+				);
+			});
+			const times = countBy(emitted, String);
+			const log = readFileSync(stack.main.process.logFile, 'utf8');
+			return {
+				fichas: added.length,
+				missing: added.filter((ficha) => !times[ficha]).length,
+				doubled: Object.values(times).filter((n) => n > 1).length,
+				executions: countBy(executions, (e) => e.status),
+				pollsEmittedAgain: log.match(/could not start the execution of/g)?.length ?? 0,
+			};
+		},
+	};
+}
+
+/** Injects the fault at once; resolves when it is over (a service back, a process killed). */
+async function injectFault(fault: Fault, stack: QueueModeStack): Promise<Record<string, number>> {
+	switch (fault) {
+		case 'redis':
+			return stack.redis.restart(DOWN_MS);
+		case 'postgres':
+			return stack.postgres.restart(DOWN_MS);
+		case 'worker':
+		case 'webhook': {
+			const victim = fault === 'worker' ? stack.workers[1] : stack.webhooks.at(-1)!;
+			const killedAt = Date.now();
+			process.kill(-victim.process.pid, 'SIGKILL');
+			return { killedAt };
+		}
+	}
+}
+
+async function run(fault: Fault, recommended: boolean, build: boolean, keep: boolean) {
+	const options = { ...deployment(fault, recommended), keep };
+	const front: WebhookFront | undefined =
+		(options.webhookProcessors ?? 1) > 1 ? await startWebhookFront() : undefined;
+	const stack = await startQueueMode({ ...options, webhookUrl: front?.url, build });
+	front?.route(stack.webhooks.map((p) => p.baseUrl));
+	const sim = await startSimulator();
+	const supervisor = supervise(stack);
+	try {
+		const secret = `faults-${randomUUID()}`;
+		const credential = await stack.api.createCredential(
+			'dialerApi',
+			`faults ${fault}`,
+			simulatorCredential(sim, secret),
+		);
+		const flow = await createAgentEventFlow(stack.api, credential);
+		sim.webhooks.register({ url: flow.url, secret });
+		if (fault === 'worker')
+			sim.faults.add({ kind: 'latency', operation: 'getTime', latencyMs: 2000 });
+		const watch =
+			fault === 'postgres' ? await reportTriggerWatch(stack, sim, credential) : undefined;
+		const events = shiftEvents(
+			EVENTS,
+			sim.data.agents.map((a) => a.id),
+		);
+		const shiftStart = Date.now();
+		const sending = sendShift(sim, events, PER_SECOND);
+		await sleep(FAULT_AFTER_MS);
+		await watch?.readUnderWay();
+		const faultAt = Date.now();
+		const times = await injectFault(fault, stack);
+		const deliveries: ShiftDelivery[] = await sending;
+		const accepted = deliveries.filter((d) => d.status === 200).length;
+		const executions = await settledExecutions(stack.api, flow.workflow.id, accepted);
+		const reportTrigger = await watch?.finish();
+		const outcome = shiftOutcome(deliveries, executions, faultAt);
+		const at = (ms: number) => Number(((ms - faultAt) / 1000).toFixed(1));
+		return {
+			fault,
+			logs: keep
+				? [stack.main, ...stack.webhooks, ...stack.workers].map((p) => p.process.logFile)
+				: undefined,
+			settings: recommended ? 'recommended' : 'defaults',
+			deployment: options,
+			n8nVersion: stack.n8nVersion,
+			faultAfterSeconds: (faultAt - shiftStart) / 1000,
+			faultTimes: Object.fromEntries(Object.entries(times).map(([k, v]) => [k, at(v)])),
+			...outcome,
+			restarts: supervisor.restarts.map((r) => ({
+				...r,
+				diedAt: at(r.diedAt),
+				readyAt: at(r.readyAt),
+			})),
+			reportTrigger,
+		};
+	} finally {
+		await supervisor.stop();
+		await sim.close();
+		await front?.close();
+		await stack.stop();
+	}
+}
+
+async function main(): Promise<void> {
+	const { values } = parseArgs({
+		options: {
+			fault: { type: 'string' },
+			recommended: { type: 'boolean', default: false },
+			'skip-build': { type: 'boolean', default: false },
+			keep: { type: 'boolean', default: false },
+		},
+	});
+	const fault = values.fault as Fault;
+	if (!FAULTS.includes(fault)) throw new Error(`--fault must be one of ${FAULTS.join(', ')}`);
+	const result = await run(fault, values.recommended, !values['skip-build'], values.keep);
+	console.log(JSON.stringify(result, null, '\t'));
+}
+
+if (require.main === module) {
+	main().catch((error: Error) => {
+		console.error(error.stack ?? error.message);
+		process.exitCode = 1;
+	});
+}
