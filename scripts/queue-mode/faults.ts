@@ -14,15 +14,13 @@
  *   npx tsx scripts/queue-mode/faults.ts --fault redis [--recommended] [--skip-build]
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
 import { startWebhookFront, type WebhookFront } from '../../bench/lib/front';
 import { startSimulator } from '../../simulator';
-import type { DialerSimulator } from '../../simulator/types';
-import type { Credential } from '../n8n/api';
-import { pollEvery3Seconds, REPORT_TRIGGER_TYPE, simulatorCredential, sleep } from '../n8n/dialer';
-import { countBy, createAgentEventFlow } from './burst';
+import { simulatorCredential, sleep } from '../n8n/dialer';
+import { createAgentEventFlow } from './burst';
+import { reportTriggerWatch, waitingAlerts } from './faultWatches';
 import {
 	sendShift,
 	settledExecutions,
@@ -39,7 +37,6 @@ const PER_SECOND = 5;
 const EVENTS = 200;
 const FAULT_AFTER_MS = 10_000;
 const DOWN_MS = 10_000;
-const REPORT_TRIGGER = 'Dialer Report Trigger';
 
 /** n8n's stalled-job detection made faster (its defaults: 60 s lock, 30 s check). */
 export const FAST_STALL_DETECTION = {
@@ -71,89 +68,6 @@ function deployment(fault: Fault, recommended: boolean): QueueModeOptions {
 		case 'postgres':
 			return { redisPersistence: 'snapshot' };
 	}
-}
-
-/**
- * The Report Trigger's part of the PostgreSQL fault: New Filled Form polled every 3 s from a
- * report that answers in 1.5 s, a ficha arriving each second; `finish` says which came once.
- */
-export async function reportTriggerWatch(
-	stack: QueueModeStack,
-	sim: DialerSimulator,
-	credential: Credential,
-) {
-	const workflow = await stack.api.createWorkflow({
-		name: `faults report trigger ${randomUUID().slice(0, 8)}`,
-		nodes: [
-			{
-				name: REPORT_TRIGGER,
-				type: REPORT_TRIGGER_TYPE,
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {
-					pollTimes: pollEvery3Seconds(),
-					event: 'newFilledForm',
-					form: '41',
-					filters: {},
-					options: { overlapWindow: 10 },
-				},
-				credentials: { dialerApi: { id: credential.id, name: credential.name } },
-			},
-		],
-		connections: {},
-		settings: {
-			// The simulator's clock is this process's.
-			timezone: Intl.DateTimeFormat().resolvedOptions().timeZone,
-			saveDataSuccessExecution: 'all',
-			saveDataErrorExecution: 'all',
-		},
-	});
-	sim.faults.add({ kind: 'latency', operation: 'getFP1', latencyMs: 1500 });
-	await stack.api.activateWorkflow(workflow.id);
-	const added: string[] = [];
-	let adding = true;
-	const arrivals = (async () => {
-		while (adding) {
-			added.push(...sim.rows.add({ report: 'getFP1', form: 41 }).map((row) => String(row.id)));
-			await sleep(1000);
-		}
-	})();
-	return {
-		/** Resolves 300 ms after the next read starts: PostgreSQL then stops under that poll. */
-		readUnderWay: async () => {
-			const reads = () => sim.requests.filter((r) => r.operation === 'getFP1').length;
-			const before = reads();
-			while (reads() === before) await sleep(20);
-			await sleep(300);
-		},
-		finish: async () => {
-			adding = false;
-			await arrivals;
-			// Two more polls read what arrived last.
-			await sleep(9000);
-			await stack.api.deactivateWorkflow(workflow.id);
-			await sleep(3000);
-			const executions = await stack.api.listExecutions(workflow.id, true);
-			const emitted = executions.flatMap((execution) => {
-				const data = execution.data as {
-					resultData?: { runData?: Record<string, Array<{ data?: { main?: unknown[][] } }>> };
-				};
-				const items = data?.resultData?.runData?.[REPORT_TRIGGER]?.[0]?.data?.main?.[0] ?? [];
-				return (items as Array<{ json: { ficha: unknown } }>).map((item) =>
-					String(item.json.ficha),
-				);
-			});
-			const times = countBy(emitted, String);
-			const log = readFileSync(stack.main.process.logFile, 'utf8');
-			return {
-				fichas: added.length,
-				missing: added.filter((ficha) => !times[ficha]).length,
-				doubled: Object.values(times).filter((n) => n > 1).length,
-				executions: countBy(executions, (e) => e.status),
-				pollsEmittedAgain: log.match(/could not start the execution of/g)?.length ?? 0,
-			};
-		},
-	};
 }
 
 /** Injects the fault at once; resolves when it is over (a service back, a process killed). */
@@ -188,6 +102,9 @@ async function run(fault: Fault, recommended: boolean, build: boolean, keep: boo
 			`faults ${fault}`,
 			simulatorCredential(sim, secret),
 		);
+		// The waits first: the dialer sends every event to every receiver registered.
+		const waits =
+			fault === 'worker' ? await waitingAlerts(stack, sim, credential, secret) : undefined;
 		const flow = await createAgentEventFlow(stack.api, credential);
 		sim.webhooks.register({ url: flow.url, secret });
 		if (fault === 'worker')
@@ -208,6 +125,7 @@ async function run(fault: Fault, recommended: boolean, build: boolean, keep: boo
 		const accepted = deliveries.filter((d) => d.status === 200).length;
 		const executions = await settledExecutions(stack.api, flow.workflow.id, accepted);
 		const reportTrigger = await watch?.finish();
+		const liveAlerts = await waits?.finish();
 		const outcome = shiftOutcome(deliveries, executions, faultAt);
 		const at = (ms: number) => Number(((ms - faultAt) / 1000).toFixed(1));
 		return {
@@ -227,6 +145,7 @@ async function run(fault: Fault, recommended: boolean, build: boolean, keep: boo
 				readyAt: at(r.readyAt),
 			})),
 			reportTrigger,
+			liveAlerts,
 		};
 	} finally {
 		await supervisor.stop();

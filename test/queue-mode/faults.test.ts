@@ -10,7 +10,8 @@ import { randomUUID } from 'node:crypto';
 import type { Credential } from '../../scripts/n8n/api';
 import { simulatorCredential, sleep } from '../../scripts/n8n/dialer';
 import { createAgentEventFlow } from '../../scripts/queue-mode/burst';
-import { REDIS_RECOMMENDED, reportTriggerWatch } from '../../scripts/queue-mode/faults';
+import { reportTriggerWatch } from '../../scripts/queue-mode/faultWatches';
+import { REDIS_RECOMMENDED } from '../../scripts/queue-mode/faults';
 import {
 	sendShift,
 	settledExecutions,
