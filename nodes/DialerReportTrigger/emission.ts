@@ -45,10 +45,9 @@ export function emitRows(
 	rows: IDataObject[],
 	items: INodeExecutionData[][],
 ): INodeExecutionData[][] | null {
-	if (!reportsFailedStarts(context)) {
-		delete staticData[EMIT_AGAIN];
-		return items;
-	}
+	// Deleting marks n8n's static data as changed: only when there is something to delete.
+	if (EMIT_AGAIN in staticData) delete staticData[EMIT_AGAIN];
+	if (!reportsFailedStarts(context)) return items;
 	const done = context.helpers.createDeferredPromise<IRun | undefined>();
 	done.promise.catch((error: unknown) => {
 		if (wasStarted(error)) return;
@@ -60,7 +59,6 @@ export function emitRows(
 			{ node: context.getNode().name },
 		);
 	});
-	delete staticData[EMIT_AGAIN];
 	context.__emit(items, undefined, done);
 	return null;
 }
