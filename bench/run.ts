@@ -54,6 +54,7 @@ import {
 	type FloorOperation,
 	type ReportFloorResult,
 } from './scenarios/reportFloor';
+import { runSummaries } from './scenarios/summaries';
 
 interface Plan {
 	quick: boolean;
@@ -397,6 +398,7 @@ const MEASURE: { [Name in SectionName]: (context: Context) => Promise<SectionRes
 	},
 	'report-trigger': ({ sim, secret, plan, shared }) =>
 		runReportTrigger(sim, secret, { rows: plan.pollRows, runs: plan.runs }, shared),
+	summaries: ({ sim, secret, plan }) => runSummaries(sim, secret, plan.runs),
 	recordings: ({ sim, secret, plan, env }) => runRecordings(sim, secret, plan.recordings, env),
 	async bulk({ sim, traffic, secret, plan, shared }) {
 		const bulkOn = (target: Target) =>

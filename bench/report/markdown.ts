@@ -7,6 +7,7 @@ import type { CurvePoint, ReportResult } from '../scenarios/reports';
 import { recordingsSection } from '../scenarios/recordings';
 import { reportFloorSection } from './floor';
 import type { ReportTriggerResult } from '../scenarios/reportTrigger';
+import { summariesSection } from '../scenarios/summaries';
 import { ratio, type Summary } from '../lib/stats';
 import {
 	SECTIONS,
@@ -330,6 +331,7 @@ const TABLES: { [Name in SectionName]: (result: SectionResults[Name]) => string[
 	reports: ({ reports, curve }) => [...reportSection(reports), ...curveSection(curve)],
 	'report-floor': reportFloorSection,
 	'report-trigger': reportTriggerSection,
+	summaries: summariesSection,
 	recordings: recordingsSection,
 	bulk: bulkSection,
 	events: eventsSection,

@@ -14,6 +14,7 @@ import type { CurvePoint, ReportResult } from '../scenarios/reports';
 import type { RecordingsResult } from '../scenarios/recordings';
 import type { ReportFloorResult } from '../scenarios/reportFloor';
 import type { ReportTriggerResult } from '../scenarios/reportTrigger';
+import type { SummariesResult } from '../scenarios/summaries';
 
 /** Where and how a section was measured. */
 export interface Machine {
@@ -54,6 +55,8 @@ export interface SectionResults {
 	/** The whole-period reports against HTTP Request alone (fetch + parse in n8n), in rounds. */
 	'report-floor': ReportFloorResult;
 	'report-trigger': ReportTriggerResult;
+	/** A month of inbound calls summarised by the node, against items + a Code node. */
+	summaries: SummariesResult;
 	/** Call recordings downloaded as files, against HTTP Request with the credential. */
 	recordings: RecordingsResult;
 	bulk: BulkResult;
@@ -69,6 +72,7 @@ export const SECTIONS: SectionName[] = [
 	'reports',
 	'report-floor',
 	'report-trigger',
+	'summaries',
 	'recordings',
 	'bulk',
 	'events',

@@ -158,7 +158,7 @@ describe('morning digest example, e-mailed over SMTP', () => {
 		expect(inbound.table).toEqual(
 			new Map([
 				[
-					'Queue',
+					'Destination',
 					[
 						'Offered',
 						'Answered',
