@@ -26,8 +26,8 @@ module.exports = {
 		},
 		{
 			// The same harness on the last n8n 1.x line (Node 22): loading, the action node, the
-			// trigger, the fault classes, the Report Trigger, supervision, recordings and the examples
-			// imported in the editor (Chromium). `globals.n8nVersion` is a major or a version of
+			// trigger, the fault classes, the Report Trigger, supervision, recordings, the examples
+			// imported in the editor (Chromium) and the morning digest e-mailed over SMTP. `globals.n8nVersion` is a major or a version of
 			// scripts/n8n/runtime.ts.
 			// The credential test is left out: n8n 1.x's credential tester shows its own generic
 			// texts, not the credential's (docs/compatibility.md). DB_SQLITE_POOL_SIZE=3 is 2.x's
@@ -48,6 +48,7 @@ module.exports = {
 				'<rootDir>/test/e2e/supervision.test.ts',
 				'<rootDir>/test/e2e/recordings.test.ts',
 				'<rootDir>/test/browser/examples-import.test.ts',
+				'<rootDir>/test/e2e/morning-digest.test.ts',
 			],
 			globals: { n8nVersion: '1', n8nEnv: { DB_SQLITE_POOL_SIZE: '3' } },
 			globalSetup: '<rootDir>/test/e2e/setup/global-setup.ts',
