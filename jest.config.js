@@ -41,6 +41,7 @@ module.exports = {
 				'<rootDir>/test/e2e/package-loading.test.ts',
 				'<rootDir>/test/e2e/dialer.test.ts',
 				'<rootDir>/test/e2e/trigger.test.ts',
+				'<rootDir>/test/e2e/trigger-security.test.ts',
 				'<rootDir>/test/e2e/dialer-faults.test.ts',
 				'<rootDir>/test/e2e/report-trigger.test.ts',
 				'<rootDir>/test/e2e/report-trigger-events.test.ts',

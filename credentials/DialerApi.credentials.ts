@@ -14,8 +14,9 @@ const TOKEN_REJECTED =
 
 /**
  * One dialer server (one customer tenant). The token goes in `Authorization` in one of the
- * three forms the API accepts; the webhook secret and the report login are used by the
- * trigger and by the filled-forms report, never sent anywhere else.
+ * three forms the API accepts; the webhook secrets (current and, during a rotation, previous)
+ * and the report login are used by the trigger and by the filled-forms report, never sent
+ * anywhere else.
  */
 export class DialerApi implements ICredentialType {
 	name = 'dialerApi';
@@ -104,8 +105,19 @@ export class DialerApi implements ICredentialType {
 			default: '',
 			description:
 				'Secret configured on the webhook in the dialer console. The Dialer Trigger rejects ' +
-				'deliveries whose X-Webhook-Secret header differs. Leave empty only if the webhook has ' +
-				'no secret.',
+				'deliveries whose X-Webhook-Secret header differs; from version 2 it is not published ' +
+				'without one (unless it accepts unauthenticated deliveries).',
+		},
+		{
+			displayName: 'Previous Webhook Secret',
+			name: 'previousWebhookSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'Only while changing the secret: the old value, still accepted until the dialer ' +
+				'console sends the new one. Put the new secret in Webhook Secret and the old one here, ' +
+				'change the console, then clear this field.',
 		},
 		{
 			displayName: 'Report User',

@@ -1,7 +1,6 @@
 import { DateTime } from 'luxon';
 import {
 	NodeConnectionTypes,
-	NodeOperationError,
 	type IDataObject,
 	type IHookFunctions,
 	type INodeType,
@@ -10,8 +9,19 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { AGENT_EVENTS, checkPayload, isKnownEventCode, parseAgentIds } from './events';
+import {
+	checkBeforeListening,
+	loadSecretDigests,
+	readAgentIds,
+	readAllowedRanges,
+	requiresSecret,
+} from './access';
+import { isAddressAllowed } from './addresses';
+import { checkPayload, isKnownEventCode } from './events';
+import { freshnessProblem, limitSeconds } from './freshness';
 import { buildEventItem } from './output';
+import { triggerProperties } from './properties';
+import { RefusalCounter, type Refusal } from './refusals';
 import { SecretDigestCache } from './verification';
 
 /** How long a credential read is trusted, and how often a mismatch may re-read it. */
@@ -19,6 +29,7 @@ const SECRET_CACHE_TTL_MS = 10_000;
 const SECRET_RECHECK_MS = 1_000;
 
 const secretCache = new SecretDigestCache(SECRET_CACHE_TTL_MS, SECRET_RECHECK_MS);
+const refusals = new RefusalCounter(60_000);
 
 export class DialerTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -29,8 +40,10 @@ export class DialerTrigger implements INodeType {
 		// 1.1 behaves exactly like 1. n8n 2.x evaluates an expression in its expression isolate
 		// on every webhook call to a version 1 node (the Webhook node's old binaryData option),
 		// about 7 ms of n8n's main thread per delivery (CPU profile of a burst); from 1.1 it does not.
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		// 2 refuses to publish without a Webhook Secret unless Accept Unauthenticated Deliveries is
+		// on (older versions keep accepting, with their notice).
+		version: [1, 1.1, 2],
+		defaultVersion: 2,
 		subtitle: '={{ ($parameter["events"] || []).join(", ") }}',
 		description:
 			'Starts the workflow when an agent logs in or out, pauses, takes a call or becomes ' +
@@ -51,68 +64,16 @@ export class DialerTrigger implements INodeType {
 				path: 'webhook',
 			},
 		],
-		properties: [
-			{
-				displayName:
-					'Paste the Production URL above into the webhook settings of the dialer console and ' +
-					'choose the same events there. Set a Secret there and the same value as Webhook ' +
-					"Secret in this node's credential: without one, anyone who learns the URL can start " +
-					'this workflow. The Test URL only works while this node is listening for a test event ' +
-					'in the editor.',
-				name: 'notice',
-				type: 'notice',
-				default: '',
-			},
-			{
-				// n8n's defaults build an expression isolate for every call to a community trigger before
-				// its code runs; nothing in the node avoids that (docs/capacity.md), so users must be told.
-				displayName:
-					'When many agents act at once (shift start, breaks), set ' +
-					'N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true on the n8n that serves this URL ' +
-					"(in queue mode, on every webhook processor). With n8n's default settings, 150 " +
-					'deliveries at once already lose events: the dialer gives up after 5 seconds and never ' +
-					'sends them again.',
-				name: 'burstNotice',
-				type: 'notice',
-				default: '',
-			},
-			{
-				displayName: 'Events',
-				name: 'events',
-				type: 'multiOptions',
-				required: true,
-				default: [],
-				options: [...AGENT_EVENTS],
-				description:
-					'Agent events that start the workflow. Other events the dialer sends to this URL are ' +
-					'acknowledged and ignored.',
-			},
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add option',
-				default: {},
-				options: [
-					{
-						displayName: 'Agent IDs',
-						name: 'agentIds',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. 12, 34',
-						description:
-							'Only start the workflow for these agents: their numeric IDs (usuario_id), ' +
-							'separated by commas. Leave empty for all agents.',
-					},
-				],
-			},
-		],
+		properties: triggerProperties,
 	};
 
 	// The webhook URL is pasted into the dialer console by hand; there is no registration API.
 	webhookMethods = {
 		default: {
+			// Runs when n8n registers the URL (publishing, Test URL): a refusal here is the message
+			// the user sees.
 			async checkExists(this: IHookFunctions): Promise<boolean> {
+				await checkBeforeListening(this);
 				return true;
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
@@ -135,19 +96,41 @@ export class DialerTrigger implements INodeType {
 			return { noWebhookResponse: true };
 		};
 
-		// The secret is checked before anything else, even for events this node ignores, so a
-		// caller without it learns nothing (not even which events or agents are selected).
-		// With the digest cached this costs one SHA-256, not a credential read.
-		const accepted = await secretCache.verify(
-			this.getNode().credentials?.dialerApi?.id,
+		const node = this.getNode();
+		const refuse = (status: number, refusal: Refusal, error: string): IWebhookResponseData => {
+			const line = refusals.count(
+				`Dialer Trigger "${node.name}" (workflow ${this.getWorkflow().id})`,
+				refusal,
+			);
+			if (line) this.logger.warn(line);
+			return answer(status, { error });
+		};
+		const options = this.getNodeParameter('options', {}) as IDataObject;
+
+		// Addresses first, then the secret, before anything else, even for events this node ignores:
+		// a caller without them learns nothing (not even which events or agents are selected).
+		const ranges = readAllowedRanges(node, options);
+		if (ranges && !isAddressAllowed(this.getRequestObject().ip, ranges))
+			return refuse(403, 'address', 'Address not allowed');
+		// With the digests cached this costs one SHA-256, not a credential read.
+		const secret = await secretCache.verify(
+			node.credentials?.dialerApi?.id,
 			this.getHeaderData()['x-webhook-secret'],
-			async () => (await this.getCredentials('dialerApi')).webhookSecret,
+			async () => await loadSecretDigests(this),
 		);
-		if (!accepted) return answer(401, { error: 'Missing or wrong X-Webhook-Secret header' });
+		if (secret === 'refused')
+			return refuse(401, 'secret', 'Missing or wrong X-Webhook-Secret header');
+		if (secret === 'noSecret' && requiresSecret(this))
+			return refuse(401, 'noSecret', 'No Webhook Secret is set in n8n: deliveries are refused');
 
 		const check = checkPayload(this.getBodyData());
 		if (!check.valid) return answer(400, { error: `Not a dialer agent event: ${check.reason}` });
 		const { payload } = check;
+		const stale = freshnessProblem(payload.t, Date.now() / 1000, {
+			maxAgeSeconds: limitSeconds(options.maxEventAge),
+			maxAheadSeconds: limitSeconds(options.maxEventAhead),
+		});
+		if (stale) return refuse(400, 'stale', stale);
 
 		// New server events must never break workflows: acknowledge and skip them.
 		if (!isKnownEventCode(payload.evento))
@@ -155,15 +138,7 @@ export class DialerTrigger implements INodeType {
 		const events = this.getNodeParameter('events', []) as string[];
 		if (!events.includes(payload.evento))
 			return answer(200, { received: true, ignored: 'event not selected' });
-		const options = this.getNodeParameter('options', {}) as IDataObject;
-		let agentIds: ReadonlySet<number> | undefined;
-		try {
-			agentIds = parseAgentIds(String(options.agentIds ?? ''));
-		} catch (error) {
-			throw new NodeOperationError(this.getNode(), error as Error, {
-				description: 'Fix "Agent IDs" under Options: whole numbers separated by commas.',
-			});
-		}
+		const agentIds = readAgentIds(node, options);
 		if (agentIds && !agentIds.has(payload.usuario_id)) {
 			return answer(200, { received: true, ignored: 'agent not selected' });
 		}

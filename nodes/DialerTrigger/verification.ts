@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** SHA-256 of a secret; `null` stands for "no secret configured". */
 export type SecretDigest = Buffer | null;
@@ -13,27 +13,51 @@ export function digestSecret(secret: unknown): SecretDigest {
 }
 
 /**
- * Whether the X-Webhook-Secret header carries the configured secret. Both sides are hashed
- * first, so the comparison always runs over 32 bytes in constant time: neither the secret's
- * length nor the position of the first differing character shows in the timing.
+ * The digests of the credential's secrets: the current one and, during a rotation, the previous
+ * one. Empty when neither is set ("no secret configured").
+ */
+export type SecretDigests = readonly Buffer[];
+
+/** The Webhook Secret and Previous Webhook Secret of a credential, blank ones left out. */
+export function digestSecrets(current: unknown, previous: unknown): SecretDigests {
+	return [digestSecret(current), digestSecret(previous)].filter(
+		(digest): digest is Buffer => digest !== null,
+	);
+}
+
+// Fills an unused slot: no header hashes to 32 random bytes, and a comparison still runs.
+const NO_SECRET = randomBytes(32);
+
+/**
+ * Whether the X-Webhook-Secret header carries one of the configured secrets. The header is
+ * hashed once and compared with two 32-byte digests in constant time, always both slots (an
+ * unused one holds random bytes), so neither the secrets' length, nor the position of the first
+ * differing character, nor which of the two matched shows in the timing.
  * Node decodes header bytes as latin1; encoding them back as latin1 recovers the bytes sent,
  * so a secret with accents (UTF-8 on the wire) matches the credential's UTF-8 bytes. The header
  * is not trimmed: HTTP already removed the spaces and tabs around it, and trimming more would
  * take bytes that belong to the secret (0xA0 reads as a no-break space and ends the UTF-8 of
  * "à") and accept a secret padded with them.
  */
-export function headerMatchesSecret(header: unknown, expected: Buffer): boolean {
+export function headerMatchesSecrets(header: unknown, digests: SecretDigests): boolean {
 	const received = typeof header === 'string' ? header : '';
-	return timingSafeEqual(createHash('sha256').update(received, 'latin1').digest(), expected);
+	const digest = createHash('sha256').update(received, 'latin1').digest();
+	let matched = false;
+	for (const slot of [digests[0] ?? NO_SECRET, digests[1] ?? NO_SECRET])
+		matched = timingSafeEqual(digest, slot) || matched;
+	return matched;
 }
 
-interface CachedDigest {
+/** What a delivery's header amounts to: a configured secret, none configured, or refused. */
+export type SecretCheck = 'accepted' | 'noSecret' | 'refused';
+
+interface CachedDigests {
 	loadedAt: number;
-	digest: Promise<SecretDigest>;
+	digests: Promise<SecretDigests>;
 }
 
 /**
- * Keeps the secret's digest in memory (never in workflow static data, which n8n saves to its
+ * Keeps the secrets' digests in memory (never in workflow static data, which n8n saves to its
  * database), keyed by credential ID, because reading the credential costs n8n's main thread
  * about 20 ms per delivery. n8n tells a node neither when a credential changed nor its
  * update time, so an entry lives `ttlMs` at most, and a delivery that does not match a cached
@@ -42,7 +66,7 @@ interface CachedDigest {
  * within `recheckMs`, an old or removed one stops working within `ttlMs`.
  */
 export class SecretDigestCache {
-	private readonly entries = new Map<string, CachedDigest>();
+	private readonly entries = new Map<string, CachedDigests>();
 
 	constructor(
 		private readonly ttlMs: number,
@@ -50,41 +74,39 @@ export class SecretDigestCache {
 		private readonly now: () => number = Date.now,
 	) {}
 
-	/** Whether the header is accepted: no secret configured, or the header matches it. */
+	/** Whether the header carries a configured secret; `loadSecrets` reads the credential's. */
 	async verify(
 		credentialId: string | null | undefined,
 		header: unknown,
-		loadSecret: () => Promise<unknown>,
-	): Promise<boolean> {
-		if (!credentialId) return matches(header, digestSecret(await loadSecret()));
+		loadSecrets: () => Promise<SecretDigests>,
+	): Promise<SecretCheck> {
+		if (!credentialId) return check(header, await loadSecrets());
 
 		const cached = this.entries.get(credentialId);
 		const age = cached ? this.now() - cached.loadedAt : Infinity;
 		if (cached && age < this.ttlMs) {
-			if (matches(header, await cached.digest)) return true;
-			if (age < this.recheckMs) return false;
+			const outcome = check(header, await cached.digests);
+			if (outcome !== 'refused' || age < this.recheckMs) return outcome;
 		}
-		return matches(header, await this.load(credentialId, loadSecret));
+		return check(header, await this.load(credentialId, loadSecrets));
 	}
 
 	/** Concurrent deliveries share one credential read instead of each paying for it. */
 	private async load(
 		credentialId: string,
-		loadSecret: () => Promise<unknown>,
-	): Promise<SecretDigest> {
-		const entry: CachedDigest = {
-			loadedAt: this.now(),
-			digest: loadSecret().then(digestSecret),
-		};
+		loadSecrets: () => Promise<SecretDigests>,
+	): Promise<SecretDigests> {
+		const entry: CachedDigests = { loadedAt: this.now(), digests: loadSecrets() };
 		this.entries.set(credentialId, entry);
 		// A failed read is not remembered: the next delivery tries again.
-		entry.digest.catch(() => {
+		entry.digests.catch(() => {
 			if (this.entries.get(credentialId) === entry) this.entries.delete(credentialId);
 		});
-		return await entry.digest;
+		return await entry.digests;
 	}
 }
 
-function matches(header: unknown, expected: SecretDigest): boolean {
-	return expected === null || headerMatchesSecret(header, expected);
+function check(header: unknown, digests: SecretDigests): SecretCheck {
+	if (digests.length === 0) return 'noSecret';
+	return headerMatchesSecrets(header, digests) ? 'accepted' : 'refused';
 }

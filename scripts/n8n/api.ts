@@ -118,6 +118,16 @@ export class N8nApiError extends Error {
 	}
 }
 
+/** What the editor shows when n8n 2.x could not publish a workflow: each trigger's refusal. */
+export class PublicationError extends Error {
+	constructor(
+		readonly workflowId: string,
+		readonly triggerMessages: string[],
+	) {
+		super(`n8n did not publish workflow ${workflowId}: ${triggerMessages.join('; ')}`);
+	}
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function readBody(body: { text(): Promise<string> }): Promise<unknown> {
@@ -370,6 +380,34 @@ export class N8nApi {
 
 	activateWorkflow(id: string): Promise<Workflow> {
 		return this.store.setActive(id, true);
+	}
+
+	/**
+	 * n8n 2.x publishes in the background: POST …/activate answers 200 at once, the triggers are
+	 * registered afterwards, and a trigger that refuses (its checkExists throws) is tried 5 times
+	 * over about 15 s before the editor shows its message (GET …/publication-status, which the
+	 * editor reads, then says "failed"). Resolves once the publication is applied; throws
+	 * PublicationError with those messages when a trigger refused. n8n 1.x refuses in the
+	 * activation request itself (400), so there is nothing to wait for.
+	 */
+	async awaitPublication(id: string, timeoutMs = 60_000): Promise<void> {
+		if (this.store.kind === 'editor') return;
+		for (const deadline = Date.now() + timeoutMs; ; await sleep(200)) {
+			const { status, triggers } = await this.rest<{
+				status: string;
+				triggers: Array<{ status: string; errorMessage: string | null }>;
+			}>('GET', `/rest/workflows/${id}/publication-status`);
+			if (status === 'failed' || status === 'partial') {
+				const failed = triggers.filter((trigger) => trigger.status === 'failed');
+				throw new PublicationError(
+					id,
+					failed.map((trigger) => trigger.errorMessage ?? ''),
+				);
+			}
+			if (status !== 'in_progress') return;
+			if (Date.now() > deadline)
+				throw new Error(`workflow ${id} was still being published after ${timeoutMs} ms`);
+		}
 	}
 
 	deactivateWorkflow(id: string): Promise<Workflow> {

@@ -17,8 +17,11 @@ import type { DialerSimulator } from '../../simulator/types';
 
 export const DIALER_TYPE = 'n8n-nodes-dialer.dialer';
 export const TRIGGER_TYPE = 'n8n-nodes-dialer.dialerTrigger';
-/** The Dialer Trigger's current version, as the editor adds it (1 costs n8n an expression per call). */
-export const TRIGGER_VERSION = 1.1;
+/**
+ * The Dialer Trigger's current version, as the editor adds it (1 costs n8n an expression per
+ * call; 2 is 1.1 that will not publish without a Webhook Secret).
+ */
+export const TRIGGER_VERSION = 2;
 /**
  * The n8n setting docs/capacity.md recommends for the Dialer Trigger: n8n then builds an expression
  * isolate only for an expression, and the trigger's webhook evaluates none. With n8n's defaults
@@ -55,6 +58,7 @@ export function simulatorCredential(
 		authScheme: 'raw',
 		ignoreSslIssues: false,
 		webhookSecret,
+		previousWebhookSecret: '',
 		reportUser: '',
 		reportPassword: '',
 	};
@@ -78,7 +82,9 @@ export interface TriggerFlow {
 
 /**
  * Creates and activates `Dialer Trigger → after…` (chained in order) and waits until its
- * production URL is served.
+ * production URL is served. If n8n refuses to publish it, the workflow is deleted and the
+ * refusal thrown: N8nApiError on n8n 1.x (the activation answers 400), PublicationError on 2.x
+ * (publication status "failed", with the trigger's message).
  */
 export async function createTriggerFlow(
 	api: N8nApi,
@@ -86,6 +92,10 @@ export async function createTriggerFlow(
 		credential: Credential;
 		events: string[];
 		triggerOptions?: Record<string, unknown>;
+		/** Other trigger parameters (e.g. acceptUnauthenticatedDeliveries). */
+		triggerParameters?: Record<string, unknown>;
+		/** Default: TRIGGER_VERSION. */
+		triggerVersion?: number;
 		after?: NodeSpec[];
 		name: string;
 		timezone: string;
@@ -97,9 +107,13 @@ export async function createTriggerFlow(
 		{
 			name: TRIGGER,
 			type: TRIGGER_TYPE,
-			typeVersion: TRIGGER_VERSION,
+			typeVersion: options.triggerVersion ?? TRIGGER_VERSION,
 			webhookId,
-			parameters: { events: options.events, options: options.triggerOptions ?? {} },
+			parameters: {
+				events: options.events,
+				options: options.triggerOptions ?? {},
+				...options.triggerParameters,
+			},
 			credentials,
 		},
 		...(options.after ?? []),
@@ -110,7 +124,13 @@ export async function createTriggerFlow(
 		connections: linearConnections(nodes.map((node) => node.name)),
 		settings: { timezone: options.timezone },
 	});
-	await api.activateWorkflow(workflow.id);
+	try {
+		await api.activateWorkflow(workflow.id);
+		await api.awaitPublication(workflow.id);
+	} catch (error) {
+		await api.deleteWorkflow(workflow.id).catch(() => undefined);
+		throw error;
+	}
 	const url = triggerUrl(api, webhookId);
 	await waitUntilServed(url);
 	return { workflow, url };

@@ -238,10 +238,11 @@ describe('Dialer Trigger in n8n', () => {
 		});
 	});
 
-	describe('without a secret in the credential', () => {
+	describe('without a secret in the credential, at version 1.1 (version 2 refuses: trigger-security)', () => {
 		it('accepts deliveries without the header', async () => {
 			const hook = await workflows.createTriggerWorkflow(await workflows.createCredential(''), {
 				events: ['agente.online'],
+				version: 1.1,
 			});
 			const answer = await post(hook.url, JSON.stringify(event('agente.online', 9)), {
 				'content-type': 'application/json',

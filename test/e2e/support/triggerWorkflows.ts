@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { request } from 'undici';
+import { request, type Dispatcher } from 'undici';
 
 import {
 	nodeOutput,
@@ -33,14 +33,18 @@ export interface Answer {
 	ms: number;
 }
 
-/** One raw POST; `headers` as an object, or as flat name/value pairs to repeat a header. */
+/**
+ * One raw POST; `headers` as an object, or as flat name/value pairs to repeat a header;
+ * `dispatcher` to send from another local address.
+ */
 export async function post(
 	url: string,
 	body: string | Buffer,
 	headers: Record<string, string> | string[],
+	dispatcher?: Dispatcher,
 ): Promise<Answer> {
 	const started = performance.now();
-	const res = await request(url, { method: 'POST', headers, body });
+	const res = await request(url, { method: 'POST', headers, body, dispatcher });
 	const text = await res.body.text();
 	let parsed: unknown = text;
 	try {
@@ -107,8 +111,8 @@ export class TriggerWorkflows {
 	}
 
 	/** The credential's fields, pointing at the simulator. */
-	credentialData(webhookSecret: string): Record<string, unknown> {
-		return simulatorCredential(this.simulator, webhookSecret);
+	credentialData(webhookSecret: string, previousWebhookSecret = ''): Record<string, unknown> {
+		return { ...simulatorCredential(this.simulator, webhookSecret), previousWebhookSecret };
 	}
 
 	async createCredential(webhookSecret: string): Promise<Credential> {
@@ -124,15 +128,24 @@ export class TriggerWorkflows {
 	/** An active workflow with only the trigger, answering on its production URL. */
 	async createTriggerWorkflow(
 		credential: Credential,
-		parameters: { events: string[]; options?: Record<string, unknown> },
+		parameters: {
+			events: string[];
+			options?: Record<string, unknown>;
+			acceptUnauthenticatedDeliveries?: boolean;
+			/** Default: the current version. */
+			version?: number;
+		},
 		timezone = 'Asia/Kolkata',
 	): Promise<TriggerWorkflow> {
 		const { api } = this;
+		const { events, options, version, ...triggerParameters } = parameters;
 		const { workflow, url } = await createTriggerFlow(api, {
 			name: 'e2e trigger',
 			credential,
-			events: parameters.events,
-			triggerOptions: parameters.options,
+			events,
+			triggerOptions: options,
+			triggerParameters,
+			triggerVersion: version,
 			timezone,
 		});
 		this.workflows.push(workflow);

@@ -1,4 +1,9 @@
-import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IHookFunctions,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
 
 import { DialerTrigger } from '../../../nodes/DialerTrigger/DialerTrigger.node';
 import { AGENT_EVENT_CODES } from '../../support/generatedDeliveries';
@@ -16,8 +21,15 @@ export interface Delivery {
 	headers?: Record<string, unknown>;
 	/** The credential's Webhook Secret (default SECRET); the header carries SECRET unless `headers` says otherwise. */
 	secret?: string;
+	/** The credential's Previous Webhook Secret (default none). */
+	previousSecret?: string;
 	events?: string[];
 	options?: IDataObject;
+	/** The node's version (default the newest, 2). */
+	version?: number;
+	acceptUnauthenticatedDeliveries?: boolean;
+	/** The client address n8n reports (`req.ip`; default 127.0.0.1). */
+	ip?: string;
 	timezone?: string;
 	credentialId?: string;
 }
@@ -40,23 +52,32 @@ export function fakeWebhookFunctions(delivery: Delivery = {}) {
 			return response;
 		},
 	};
-	const getCredentials = jest.fn(async () => ({ webhookSecret: delivery.secret ?? SECRET }));
+	const getCredentials = jest.fn(async () => ({
+		webhookSecret: delivery.secret ?? SECRET,
+		previousWebhookSecret: delivery.previousSecret ?? '',
+	}));
 	const getBodyData = jest.fn(() => delivery.body as IDataObject);
+	const warn = jest.fn();
 	const parameters: IDataObject = {
 		events: delivery.events ?? ALL_EVENTS,
 		options: delivery.options ?? {},
+		acceptUnauthenticatedDeliveries: delivery.acceptUnauthenticatedDeliveries ?? false,
 	};
 	const credentialId = delivery.credentialId ?? `cred-${++credentialCounter}`;
 	const context = {
 		getNode: () => ({
 			name: 'Dialer Trigger',
 			type: 'n8n-nodes-dialer.dialerTrigger',
-			typeVersion: 1,
+			typeVersion: delivery.version ?? 2,
 			position: [0, 0],
 			parameters,
 			credentials: { dialerApi: { id: credentialId, name: 'Dialer' } },
 		}),
 		getHeaderData: () => ({ 'x-webhook-secret': SECRET, ...delivery.headers }),
+		getRequestObject: () => ({ ip: delivery.ip ?? '127.0.0.1' }),
+		// one workflow per credential: refusals are counted (and logged) per workflow
+		getWorkflow: () => ({ id: `wf-${credentialId}`, name: 'Unit' }),
+		logger: { warn },
 		getBodyData,
 		getCredentials,
 		getNodeParameter: (name: string, fallback: unknown) => parameters[name] ?? fallback,
@@ -69,7 +90,9 @@ export function fakeWebhookFunctions(delivery: Delivery = {}) {
 	};
 	const node = new DialerTrigger();
 	const call = () => node.webhook.call(context as unknown as IWebhookFunctions);
-	return { call, written, writeCount: () => writes, getCredentials, getBodyData };
+	const listen = () =>
+		node.webhookMethods.default.checkExists.call(context as unknown as IHookFunctions);
+	return { call, listen, written, writeCount: () => writes, getCredentials, getBodyData, warn };
 }
 
 /** The items of the execution the node asked n8n to start (none when it started nothing). */

@@ -46,17 +46,40 @@ describe('what users see of the Dialer Trigger', () => {
 		expect(notice.displayName).toMatch(/gives up after 5 seconds/);
 	});
 
-	it('requires choosing events and offers an agent filter', () => {
+	it('requires choosing events and offers an agent filter, allowed addresses and event-age limits, all off by default', () => {
 		expect(property('events')).toMatchObject({ type: 'multiOptions', required: true, default: [] });
 		expect(property('options').options).toEqual([
-			expect.objectContaining({ name: 'agentIds', type: 'string' }),
+			expect.objectContaining({ name: 'agentIds', type: 'string', default: '' }),
+			expect.objectContaining({ name: 'allowedAddresses', type: 'string', default: '' }),
+			expect.objectContaining({ name: 'maxEventAge', type: 'number', default: 0 }),
+			expect.objectContaining({ name: 'maxEventAhead', type: 'number', default: 0 }),
 		]);
+	});
+
+	it('is at version 2 for new nodes; 1 and 1.1 stay for existing workflows', () => {
+		expect(description.version).toEqual([1, 1.1, 2]);
+		expect(description.defaultVersion).toBe(2);
+	});
+
+	it('offers, from version 2, an off-by-default switch whose name says unauthenticated deliveries are accepted', () => {
+		expect(property('acceptUnauthenticatedDeliveries')).toMatchObject({
+			displayName: 'Accept Unauthenticated Deliveries (Insecure)',
+			type: 'boolean',
+			default: false,
+			displayOptions: { show: { '@version': [2] } },
+		});
+	});
+
+	it('tells version 2 users that publishing needs a secret, and older versions that anyone could call', () => {
+		expect(property('secureNotice').displayName).toMatch(/cannot be published/);
+		expect(property('secureNotice').displayOptions).toEqual({ show: { '@version': [2] } });
+		expect(property('notice').displayName).toMatch(/anyone who learns the URL/);
+		expect(property('notice').displayOptions).toEqual({ show: { '@version': [1, 1.1] } });
 	});
 
 	it('registers nothing with the dialer: the URL is pasted by hand', async () => {
 		const hooks = {} as IHookFunctions;
 		const methods = node.webhookMethods.default;
-		await expect(methods.checkExists.call(hooks)).resolves.toBe(true);
 		await expect(methods.create.call(hooks)).resolves.toBe(true);
 		await expect(methods.delete.call(hooks)).resolves.toBe(true);
 	});

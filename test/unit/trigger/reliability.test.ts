@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import type * as NodeCrypto from 'node:crypto';
 
 import { summarize } from '../../../bench/lib/stats';
-import { digestSecret, headerMatchesSecret } from '../../../nodes/DialerTrigger/verification';
+import { digestSecret, headerMatchesSecrets } from '../../../nodes/DialerTrigger/verification';
 import {
 	asReceived,
 	eventJson,
@@ -274,7 +274,7 @@ describe('any wrong X-Webhook-Secret (property-based)', () => {
 
 describe('the secret comparison takes the same path whatever the header holds', () => {
 	const SECRET = 'k7#Pq9-long-shared-secret-0123456789abcdefghijklmnopqrstuvwxyzAB';
-	const expected = digestSecret(SECRET) as Buffer;
+	const expected = [digestSecret(SECRET) as Buffer];
 	const firstByteWrong = `X${SECRET.slice(1)}`;
 	const lastByteWrong = `${SECRET.slice(0, -1)}X`;
 
@@ -303,7 +303,7 @@ describe('the secret comparison takes the same path whatever the header holds', 
 		return calls;
 	}
 
-	it('hashes the whole header and compares two 32-byte digests in constant time, for any length or content', () => {
+	it('hashes the whole header once and compares it with both 32-byte slots in constant time, for any length or content', () => {
 		const headers: unknown[] = [
 			undefined,
 			'',
@@ -318,17 +318,26 @@ describe('the secret comparison takes the same path whatever the header holds', 
 		];
 		for (const header of headers) {
 			const bytes = typeof header === 'string' ? Buffer.byteLength(header, 'latin1') : 0;
-			expect(cryptoCalls(() => headerMatchesSecret(header, expected))).toEqual([
+			expect(cryptoCalls(() => headerMatchesSecrets(header, expected))).toEqual([
 				`hash sha256 of ${bytes} bytes`,
+				'timingSafeEqual of 32 and 32 bytes',
 				'timingSafeEqual of 32 and 32 bytes',
 			]);
 		}
 	});
 
 	it('makes the same calls for the right secret and for one differing in its first or its last byte', () => {
-		const trace = (header: string) => cryptoCalls(() => headerMatchesSecret(header, expected));
+		const trace = (header: string) => cryptoCalls(() => headerMatchesSecrets(header, expected));
 		expect(trace(firstByteWrong)).toEqual(trace(SECRET));
 		expect(trace(lastByteWrong)).toEqual(trace(SECRET));
+	});
+
+	it('makes the same calls during a rotation whether the header is the current or the previous secret', () => {
+		// the new secret is `lastByteWrong`, the old one SECRET; firstByteWrong is neither
+		const both = [digestSecret(lastByteWrong) as Buffer, ...expected];
+		const trace = (header: string) => cryptoCalls(() => headerMatchesSecrets(header, both));
+		expect(trace(SECRET)).toEqual(trace(lastByteWrong));
+		expect(trace(firstByteWrong)).toEqual(trace(lastByteWrong));
 	});
 
 	it('prints how long a first-byte and a last-byte mismatch take (a measurement, not a check)', () => {
@@ -346,7 +355,7 @@ describe('the secret comparison takes the same path whatever the header holds', 
 				const name = names[(round + i) % names.length];
 				const header = variants[name];
 				const started = process.hrtime.bigint();
-				for (let call = 0; call < calls; call++) headerMatchesSecret(header, expected);
+				for (let call = 0; call < calls; call++) headerMatchesSecrets(header, expected);
 				perCallNs[name].push(Number(process.hrtime.bigint() - started) / calls);
 			}
 		}

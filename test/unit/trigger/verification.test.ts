@@ -1,10 +1,15 @@
 import {
 	digestSecret,
-	headerMatchesSecret,
+	digestSecrets,
+	headerMatchesSecrets,
 	SecretDigestCache,
 } from '../../../nodes/DialerTrigger/verification';
 
 const SECRET = 'k7#Pq9-long-shared-secret';
+
+/** Whether the header carries `secret` (the credential's only secret). */
+const headerMatchesSecret = (header: unknown, secret: Buffer) =>
+	headerMatchesSecrets(header, [secret]);
 
 describe('the X-Webhook-Secret check', () => {
 	const expected = digestSecret(SECRET) as Buffer;
@@ -66,13 +71,37 @@ describe('the X-Webhook-Secret check', () => {
 	});
 });
 
+describe('a rotation: the current and the previous secret', () => {
+	const OLD = 'old-secret-of-the-console';
+	const NEW = 'new-secret-0123456789';
+
+	it('accepts either while both are set', () => {
+		const both = digestSecrets(NEW, OLD);
+		expect(headerMatchesSecrets(NEW, both)).toBe(true);
+		expect(headerMatchesSecrets(OLD, both)).toBe(true);
+		expect(headerMatchesSecrets(`${NEW}x`, both)).toBe(false);
+		expect(headerMatchesSecrets(undefined, both)).toBe(false);
+	});
+
+	it('accepts the previous one alone, and nothing else, when only it is set', () => {
+		const previousOnly = digestSecrets('', OLD);
+		expect(headerMatchesSecrets(OLD, previousOnly)).toBe(true);
+		expect(headerMatchesSecrets('', previousOnly)).toBe(false);
+	});
+
+	it('counts blank fields as not set: no secret at all is an empty list', () => {
+		expect(digestSecrets(' ', undefined)).toEqual([]);
+		expect(digestSecrets(NEW, '')).toHaveLength(1);
+	});
+});
+
 describe('remembering the secret between deliveries', () => {
 	let clock: number;
 	let stored: string;
 	let reads: number;
 	const load = async () => {
 		reads += 1;
-		return stored;
+		return digestSecrets(stored, '');
 	};
 	const newCache = () => new SecretDigestCache(10_000, 1_000, () => clock);
 
@@ -86,7 +115,7 @@ describe('remembering the secret between deliveries', () => {
 		const cache = newCache();
 		for (let i = 0; i < 50; i++) {
 			clock += 100;
-			await expect(cache.verify('cred-1', SECRET, load)).resolves.toBe(true);
+			await expect(cache.verify('cred-1', SECRET, load)).resolves.toBe('accepted');
 		}
 		expect(reads).toBe(1);
 	});
@@ -96,7 +125,7 @@ describe('remembering the secret between deliveries', () => {
 		const results = await Promise.all(
 			Array.from({ length: 20 }, () => cache.verify('cred-1', SECRET, load)),
 		);
-		expect(results.every(Boolean)).toBe(true);
+		expect(results.every((result) => result === 'accepted')).toBe(true);
 		expect(reads).toBe(1);
 	});
 
@@ -113,7 +142,7 @@ describe('remembering the secret between deliveries', () => {
 		await cache.verify('cred-1', SECRET, load);
 		stored = 'rotated-secret';
 		clock += 1_000;
-		await expect(cache.verify('cred-1', 'rotated-secret', load)).resolves.toBe(true);
+		await expect(cache.verify('cred-1', 'rotated-secret', load)).resolves.toBe('accepted');
 		expect(reads).toBe(2);
 	});
 
@@ -122,7 +151,7 @@ describe('remembering the secret between deliveries', () => {
 		await cache.verify('cred-1', SECRET, load);
 		for (let i = 0; i < 100; i++) {
 			clock += 50;
-			await expect(cache.verify('cred-1', `guess-${i}`, load)).resolves.toBe(false);
+			await expect(cache.verify('cred-1', `guess-${i}`, load)).resolves.toBe('refused');
 		}
 		// 5 s of wrong guesses: the first read, then one re-read per elapsed second
 		expect(reads).toBe(1 + 5);
@@ -133,41 +162,62 @@ describe('remembering the secret between deliveries', () => {
 		await cache.verify('cred-1', SECRET, load);
 		stored = 'rotated-secret';
 		clock += 10_000;
-		await expect(cache.verify('cred-1', SECRET, load)).resolves.toBe(false);
+		await expect(cache.verify('cred-1', SECRET, load)).resolves.toBe('refused');
 	});
 
-	it('accepts deliveries without the header within a second when the secret is removed', async () => {
+	it('says "no secret" within a second when the secret is removed', async () => {
 		const cache = newCache();
 		await cache.verify('cred-1', SECRET, load);
 		stored = '';
 		clock += 1_000;
-		await expect(cache.verify('cred-1', undefined, load)).resolves.toBe(true);
+		await expect(cache.verify('cred-1', undefined, load)).resolves.toBe('noSecret');
 	});
 
 	it('enforces a newly set secret within the time limit', async () => {
 		stored = '';
 		const cache = newCache();
-		await expect(cache.verify('cred-1', undefined, load)).resolves.toBe(true);
+		await expect(cache.verify('cred-1', undefined, load)).resolves.toBe('noSecret');
 		stored = SECRET;
 		clock += 10_000;
-		await expect(cache.verify('cred-1', undefined, load)).resolves.toBe(false);
+		await expect(cache.verify('cred-1', undefined, load)).resolves.toBe('refused');
 	});
 
 	it('refuses a wrong secret after re-reading, and keeps accepting the right one', async () => {
 		const cache = newCache();
 		await cache.verify('cred-1', SECRET, load);
 		clock += 1_000;
-		await expect(cache.verify('cred-1', 'guess', load)).resolves.toBe(false);
-		await expect(cache.verify('cred-1', SECRET, load)).resolves.toBe(true);
+		await expect(cache.verify('cred-1', 'guess', load)).resolves.toBe('refused');
+		await expect(cache.verify('cred-1', SECRET, load)).resolves.toBe('accepted');
 		expect(reads).toBe(2);
+	});
+
+	it('accepts the old secret throughout a rotation, and the new one within a second', async () => {
+		let previous = '';
+		const loadBoth = async () => {
+			reads += 1;
+			return digestSecrets(stored, previous);
+		};
+		const cache = newCache();
+		await cache.verify('cred-1', SECRET, loadBoth);
+		// step 1: the credential gets the new secret, the old one as previous
+		stored = 'new-secret';
+		previous = SECRET;
+		clock += 1_000;
+		await expect(cache.verify('cred-1', SECRET, loadBoth)).resolves.toBe('accepted');
+		await expect(cache.verify('cred-1', 'new-secret', loadBoth)).resolves.toBe('accepted');
+		// step 3: the previous one is cleared; it stops within the time limit
+		previous = '';
+		clock += 10_000;
+		await expect(cache.verify('cred-1', SECRET, loadBoth)).resolves.toBe('refused');
+		await expect(cache.verify('cred-1', 'new-secret', loadBoth)).resolves.toBe('accepted');
 	});
 
 	it('keeps credentials apart by ID', async () => {
 		const cache = newCache();
 		await cache.verify('cred-1', SECRET, load);
 		stored = 'other';
-		await expect(cache.verify('cred-2', 'other', load)).resolves.toBe(true);
-		await expect(cache.verify('cred-1', SECRET, load)).resolves.toBe(true);
+		await expect(cache.verify('cred-2', 'other', load)).resolves.toBe('accepted');
+		await expect(cache.verify('cred-1', SECRET, load)).resolves.toBe('accepted');
 		expect(reads).toBe(2);
 	});
 
@@ -184,7 +234,7 @@ describe('remembering the secret between deliveries', () => {
 			throw new Error('credential not found');
 		};
 		await expect(cache.verify('cred-1', SECRET, failing)).rejects.toThrow('credential not found');
-		await expect(cache.verify('cred-1', SECRET, load)).resolves.toBe(true);
+		await expect(cache.verify('cred-1', SECRET, load)).resolves.toBe('accepted');
 		expect(reads).toBe(1);
 	});
 });

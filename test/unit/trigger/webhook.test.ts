@@ -59,16 +59,20 @@ describe('the secret', () => {
 		expect(written.status).toBe(401);
 	});
 
-	it('is not required when the credential has none: any delivery is accepted', async () => {
-		const { call, written } = fakeWebhookFunctions({
-			body: login,
-			secret: '',
-			headers: { 'x-webhook-secret': undefined },
-		});
-		const result = await call();
-		expect(written.status).toBe(200);
-		expect(startedItems(result)).toHaveLength(1);
-	});
+	it.each([1, 1.1])(
+		'is not required by version %s when the credential has none: any delivery is accepted',
+		async (version) => {
+			const { call, written } = fakeWebhookFunctions({
+				body: login,
+				secret: '',
+				version,
+				headers: { 'x-webhook-secret': undefined },
+			});
+			const result = await call();
+			expect(written.status).toBe(200);
+			expect(startedItems(result)).toHaveLength(1);
+		},
+	);
 
 	it('is read from the credential once, not on every delivery', async () => {
 		const credentialId = 'cred-shared';

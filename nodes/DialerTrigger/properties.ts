@@ -1,0 +1,122 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { AGENT_EVENTS } from './events';
+
+/** Version 2 refuses to activate without a Webhook Secret (unless told to accept anything). */
+export const SECURE_BY_DEFAULT_VERSION = 2;
+
+const PASTE_URL =
+	'Paste the Production URL above into the webhook settings of the dialer console and choose ' +
+	'the same events there. Set a Secret there and the same value as Webhook Secret in this ' +
+	"node's credential: ";
+const TEST_URL =
+	' The Test URL only works while this node is listening for a test event in the editor.';
+
+export const ACCEPT_UNAUTHENTICATED = 'acceptUnauthenticatedDeliveries';
+
+export const triggerProperties: INodeProperties[] = [
+	{
+		displayName:
+			`${PASTE_URL}without one, anyone who learns the URL can start this workflow.` + TEST_URL,
+		name: 'notice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { '@version': [1, 1.1] } },
+	},
+	{
+		displayName:
+			`${PASTE_URL}without one, the workflow cannot be published and the Test URL does not ` +
+			`listen, unless Accept Unauthenticated Deliveries is on.${TEST_URL}`,
+		name: 'secureNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { '@version': [SECURE_BY_DEFAULT_VERSION] } },
+	},
+	{
+		// n8n's defaults build an expression isolate for every call to a community trigger before
+		// its code runs; nothing in the node avoids that (docs/capacity.md), so users must be told.
+		displayName:
+			'When many agents act at once (shift start, breaks), set ' +
+			'N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true on the n8n that serves this URL ' +
+			"(in queue mode, on every webhook processor). With n8n's default settings, 150 " +
+			'deliveries at once already lose events: the dialer gives up after 5 seconds and never ' +
+			'sends them again.',
+		name: 'burstNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
+		required: true,
+		default: [],
+		options: [...AGENT_EVENTS],
+		description:
+			'Agent events that start the workflow. Other events the dialer sends to this URL are ' +
+			'acknowledged and ignored.',
+	},
+	{
+		displayName: 'Accept Unauthenticated Deliveries (Insecure)',
+		name: ACCEPT_UNAUTHENTICATED,
+		type: 'boolean',
+		default: false,
+		displayOptions: { show: { '@version': [SECURE_BY_DEFAULT_VERSION] } },
+		description:
+			'Whether to accept deliveries without any secret when the credential has no Webhook ' +
+			'Secret: anyone who learns the URL can then start this workflow. Off, the workflow cannot ' +
+			'be published (nor the Test URL listen) until a secret is set.',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			{
+				displayName: 'Agent IDs',
+				name: 'agentIds',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. 12, 34',
+				description:
+					'Only start the workflow for these agents: their numeric IDs (usuario_id), ' +
+					'separated by commas. Leave empty for all agents.',
+			},
+			{
+				displayName: 'Allowed Addresses',
+				name: 'allowedAddresses',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. 203.0.113.7, 198.51.100.0/24, 2001:db8::/32',
+				description:
+					'Only accept deliveries from these IP addresses or CIDR ranges (IPv4 or IPv6), ' +
+					'separated by commas; any other address is answered 403. Behind a reverse proxy, ' +
+					"n8n sees the proxy's address unless N8N_PROXY_HOPS is set (README, Security). " +
+					'Leave empty for any address.',
+			},
+			{
+				displayName: 'Max Event Age (Seconds)',
+				name: 'maxEventAge',
+				type: 'number',
+				typeOptions: { minValue: 0 },
+				default: 0,
+				description:
+					'Refuse (400) a delivery whose event time t is more than this many seconds before ' +
+					"n8n's clock: a replayed or long-delayed delivery. 0 is off. A dialer whose clock " +
+					'is behind by more than this has every event refused.',
+			},
+			{
+				displayName: 'Max Event Time Ahead (Seconds)',
+				name: 'maxEventAhead',
+				type: 'number',
+				typeOptions: { minValue: 0 },
+				default: 0,
+				description:
+					'Refuse (400) a delivery whose event time t is more than this many seconds after ' +
+					"n8n's clock (a dialer clock running fast). 0 is off.",
+			},
+		],
+	},
+];
