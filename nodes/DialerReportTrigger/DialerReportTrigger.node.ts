@@ -19,7 +19,7 @@ import { asNodeError } from '../Dialer/actions/router';
 import { dialerApiRequest, type ApiFields } from '../Dialer/transport/request';
 import { checkClock, readingAhead, testEventWarnings } from './clockCheck';
 import { pollReport, resumeState, type ReadWindow } from './cursor';
-import { emitRows, rowsToEmitAgain } from './emission';
+import { emitRows, forgetRowsToEmitAgain, rowsToEmitAgain } from './emission';
 import { eventProperties, REPORT_EVENTS, type ReportEvent } from './events';
 import { rowIdentifier } from './rowIdentity';
 import {
@@ -154,6 +154,10 @@ export class DialerReportTrigger implements INodeType {
 		if (pollsUnderWay.has(staticData)) return null;
 		pollsUnderWay.add(staticData);
 		try {
+			// Rows another Event left waiting (the Event was changed since) are not this one's items.
+			if ((staticData.reportCursor as IDataObject | undefined)?.event !== event.value) {
+				forgetRowsToEmitAgain(staticData);
+			}
 			const state = resumeState(
 				staticData.reportCursor,
 				event.value,

@@ -21,6 +21,12 @@ export function rowsToEmitAgain(staticData: IDataObject): IDataObject[] {
 	return Array.isArray(rows) ? (rows as IDataObject[]) : [];
 }
 
+/** Forgets the rows waiting to be emitted again (they belong to an Event no longer chosen). */
+export function forgetRowsToEmitAgain(staticData: IDataObject): void {
+	// Deleting marks n8n's static data as changed: only when there is something to delete.
+	if (EMIT_AGAIN in staticData) delete staticData[EMIT_AGAIN];
+}
+
 /**
  * Whether n8n settles the emit's done promise when the execution cannot be started: the poll
  * context of n8n 2.x, which stages the poll's state (`__runPoll`), does.
@@ -45,8 +51,12 @@ export function emitRows(
 	rows: IDataObject[],
 	items: INodeExecutionData[][],
 ): INodeExecutionData[][] | null {
-	// Deleting marks n8n's static data as changed: only when there is something to delete.
-	if (EMIT_AGAIN in staticData) delete staticData[EMIT_AGAIN];
+	// Only the waiting rows in `rows`: a failed start reported since they were read (while this
+	// poll downloaded recordings) added more.
+	const emitting = new Set(rows);
+	const stillWaiting = rowsToEmitAgain(staticData).filter((row) => !emitting.has(row));
+	if (stillWaiting.length > 0) staticData[EMIT_AGAIN] = stillWaiting;
+	else forgetRowsToEmitAgain(staticData);
 	if (!reportsFailedStarts(context)) return items;
 	const done = context.helpers.createDeferredPromise<IRun | undefined>();
 	done.promise.catch((error: unknown) => {

@@ -114,3 +114,58 @@ it('on n8n 1.x (no staged polls) returns the rows for n8n to emit, as before', a
 	expect(output?.[0].map((item) => String(item.json.ficha))).toEqual(filled);
 	expect(staticData.rowsToEmitAgain).toBeUndefined();
 });
+
+it('emits again the rows of a poll whose failed start is reported while the next poll prepares its items', async () => {
+	// n8n reports a failed start when its database gives up, seconds later; the next poll may be
+	// downloading recordings by then. Here the report lands just after that poll took the list.
+	let onTaken = () => undefined as void;
+	const staticData = new Proxy({} as IDataObject, {
+		get(target, key) {
+			const value = Reflect.get(target, key) as unknown;
+			if (key === 'rowsToEmitAgain') onTaken();
+			return value;
+		},
+	});
+	const emitted: Emitted[] = [];
+	const poll = async () => {
+		const before = emitted.length;
+		await trigger.poll.call(
+			fakePollFunctions({ sim, parameters, staticData, timezone: ZONE, emitted }),
+		);
+		return emitted.slice(before).flatMap(({ items }) => items[0].map((i) => String(i.json.ficha)));
+	};
+	await poll();
+	const lost = fill();
+	await poll();
+	const failedStart = emitted.at(-1)!.done;
+	onTaken = () => {
+		onTaken = () => undefined;
+		failedStart.reject(new Error('Connection terminated unexpectedly'));
+	};
+	const fresh = fill();
+	expect(await poll()).toEqual(fresh);
+	emitted.at(-1)!.done.resolve(undefined);
+	await new Promise((resolve) => setImmediate(resolve));
+	expect(await poll()).toEqual(lost);
+});
+
+it('does not emit the waiting rows of another event after the Event is changed', async () => {
+	const staticData: IDataObject = {};
+	const emitted: Emitted[] = [];
+	const poll = async (event: Record<string, unknown>) => {
+		const before = emitted.length;
+		await trigger.poll.call(
+			fakePollFunctions({ sim, parameters: event, staticData, timezone: ZONE, emitted }),
+		);
+		return emitted.slice(before).flatMap(({ items }) => items[0].map((item) => item.json));
+	};
+	await poll(parameters);
+	fill();
+	await poll(parameters);
+	emitted.at(-1)!.done.reject(new Error('Connection terminated unexpectedly'));
+	await new Promise((resolve) => setImmediate(resolve));
+	// Deactivated with a ficha waiting, switched to New Inbound Call, activated again.
+	const calls = await poll({ event: 'newInboundCall', filters: {} });
+	expect(calls.filter((row) => row.ficha !== undefined)).toEqual([]);
+	expect(staticData.rowsToEmitAgain).toBeUndefined();
+});
