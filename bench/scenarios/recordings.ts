@@ -214,7 +214,9 @@ export function recordingsSection(result: RecordingsResult): string[] {
 			(!result.tiny
 				? `${(bytes / result.fileMb).toFixed(2)}× | `
 				: tinyRun
-					? `${mb(bytes)} (${(bytes / result.fileMb).toFixed(2)}×) | `
+					? bytes > 0
+						? `${mb(bytes)} (${(bytes / result.fileMb).toFixed(2)}×) | `
+						: `none: peak ${mb(-bytes)} below the baseline's | `
 					: '| ') +
 			`${v.served} of ${result.files} |`
 		);
