@@ -117,17 +117,20 @@ export function toApiDateTime(value: DateTime): string {
 /** Whole calendar days, weeks (Monday first) and months around `now`, in `now`'s zone. */
 export function presetRange(preset: PeriodPreset, now: DateTime): DateRange {
 	const today = now.startOf('day');
+	// The start of the day `days` before today. Today may start at 01:00 (clocks skipped midnight):
+	// the same wall time on the earlier day is not its start.
+	const daysBefore = (days: number) => today.minus({ days }).startOf('day');
 	switch (preset) {
 		case 'today':
 			return { start: today, end: today.endOf('day') };
 		case 'yesterday': {
-			const yesterday = today.minus({ days: 1 });
+			const yesterday = daysBefore(1);
 			return { start: yesterday, end: yesterday.endOf('day') };
 		}
 		case 'last7Days':
-			return { start: today.minus({ days: 6 }), end: today.endOf('day') };
+			return { start: daysBefore(6), end: today.endOf('day') };
 		case 'last30Days':
-			return { start: today.minus({ days: 29 }), end: today.endOf('day') };
+			return { start: daysBefore(29), end: today.endOf('day') };
 		case 'thisWeek':
 			return { start: now.startOf('week'), end: now.endOf('week') };
 		case 'lastWeek': {

@@ -60,6 +60,16 @@ describe('report periods', () => {
 		expect(api(presetRange('today', day))).toEqual(['20260906010000', '20260906235959']);
 	});
 
+	it('gives yesterday and the last 7 days whole on the morning clocks skipped midnight (Santiago, Havana)', () => {
+		// The day before began at 00:00: the hour before 01:00 belongs to it.
+		const santiago = DateTime.fromISO('2026-09-06T07:00:00', { zone: 'America/Santiago' });
+		expect(api(presetRange('yesterday', santiago))).toEqual(['20260905000000', '20260905235959']);
+		expect(api(presetRange('last7Days', santiago))).toEqual(['20260831000000', '20260906235959']);
+		const havana = DateTime.fromISO('2026-03-08T07:00:00', { zone: 'America/Havana' });
+		expect(api(presetRange('yesterday', havana))).toEqual(['20260307000000', '20260307235959']);
+		expect(api(presetRange('last30Days', havana))).toEqual(['20260207000000', '20260308235959']);
+	});
+
 	it('counts last month correctly at a month end (31 March back to February)', () => {
 		const endOfMarch = DateTime.fromISO('2026-03-31T18:00:00', { zone: 'Europe/Berlin' });
 		expect(api(presetRange('lastMonth', endOfMarch))).toEqual(['20260201000000', '20260228235959']);
