@@ -36,6 +36,7 @@ import { runBulk } from './scenarios/bulk';
 import { envFlags, flagValue } from './lib/args';
 import { runBurstScenario, type BurstOptions, type BurstResult } from './scenarios/burst';
 import { runBurstQueueScenario, type BurstQueueOptions } from './scenarios/burstQueue';
+import { runRefusedFloodScenario, type RefusedFloodOptions } from './scenarios/refusedFlood';
 import {
 	deliveryCost,
 	runBurst,
@@ -82,6 +83,7 @@ interface Plan {
 	burst: Omit<BurstOptions, 'env'>;
 	/** Queue-mode bursts; none in quick mode (no PostgreSQL and Redis for a smoke run). */
 	burstQueue?: Omit<BurstQueueOptions, 'env'>;
+	refusedFlood: Omit<RefusedFloodOptions, 'env'>;
 }
 
 /**
@@ -116,6 +118,7 @@ const FULL: Plan = {
 	burst: { deliveries: 1_000, levels: [50, 100, 150, 200], runs: 3, save: 'all' },
 	// From the level single mode holds with the recommended settings (about 5 min for all three).
 	burstQueue: { deliveries: 1_000, levels: [150, 200, 300], runs: 3 },
+	refusedFlood: { deliveries: 1_000, inFlight: 50, runs: 3 },
 };
 
 const QUICK: Plan = {
@@ -139,6 +142,7 @@ const QUICK: Plan = {
 	rateSeconds: 2,
 	legacyRates: [],
 	burst: { deliveries: 140, levels: [50], runs: 1, save: 'all' },
+	refusedFlood: { deliveries: 100, inFlight: 20, runs: 1 },
 };
 
 interface Args {
@@ -423,6 +427,11 @@ const MEASURE: { [Name in SectionName]: (context: Context) => Promise<SectionRes
 		const settings = { ...RECOMMENDED_N8N_SETTINGS, ...env };
 		log(`shift-start bursts in queue mode, n8n settings ${JSON.stringify(settings)}`);
 		return runBurstQueueScenario(sim, secret, { ...plan.burstQueue!, env: settings });
+	},
+	'refused-flood': ({ sim, secret, plan, env, shared }) => {
+		const settings = { ...RECOMMENDED_N8N_SETTINGS, ...env };
+		log(`refused deliveries amid accepted ones, n8n settings ${JSON.stringify(settings)}`);
+		return runRefusedFloodScenario(sim, secret, { ...plan.refusedFlood, env: settings }, shared);
 	},
 };
 

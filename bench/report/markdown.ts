@@ -6,6 +6,7 @@ import type { BurstRun, DeliveryCost, RatePoint } from '../scenarios/events';
 import type { CurvePoint, ReportResult } from '../scenarios/reports';
 import { recordingsSection } from '../scenarios/recordings';
 import { reportFloorSection } from './floor';
+import type { RefusedFloodResult } from '../scenarios/refusedFlood';
 import type { ReportTriggerResult } from '../scenarios/reportTrigger';
 import { summariesSection } from '../scenarios/summaries';
 import { ratio, type Summary } from '../lib/stats';
@@ -326,6 +327,31 @@ function runsTable(saved: SavedSections): string[] {
 	];
 }
 
+const FLOOD_NAMES = {
+	none: 'none (the peer)',
+	wrongSecret: 'one with a wrong secret per event (401)',
+	address: 'one from an address not allowed per event (403)',
+};
+
+/** Section 6: the accepted deliveries' pace with a refused delivery alongside each. */
+export function refusedFloodSection(result: RefusedFloodResult): string[] {
+	const settings = Object.entries(result.env).map(([name, value]) => `\`${name}=${value}\``);
+	const peer = result.points.find((p) => p.kind === 'none')!;
+	return [
+		`## 6. Refused deliveries amid accepted ones, n8n ${settings.length ? settings.join(', ') : 'defaults'}`,
+		'',
+		`${result.deliveries.toLocaleString('en-US')} events over the 7 kinds to a Dialer Trigger that accepts them all (one execution each), ${result.inFlight} events in flight; with a flood, each event also goes out once more to be refused, at the same moment (so ${result.deliveries.toLocaleString('en-US')} refused interleaved with the accepted ones, twice the requests in flight). The peer is the accepted deliveries alone, measured in the same n8n in the same runs; ${result.runs} run${result.runs > 1 ? 's' : ''} per kind, median (min–max). Executions = accepted deliveries and no refused delivery answered 2xx, in every run: ${result.exactlyOnce ? 'yes' : 'no'}.`,
+		'',
+		'| Refused alongside | Accepted/s | ÷ peer | Accepted ack p50 | Accepted ack max | Accepted lost (>5 s) | Refused ack p50 | Refused answers (last run) |',
+		'|---|---|---|---|---|---|---|---|',
+		...result.points.map(
+			(p) =>
+				`| ${FLOOD_NAMES[p.kind]} | ${spread(p.acceptedPerSecond, (v) => v.toFixed(1))} | ${x(ratio(p.acceptedPerSecond.median, peer.acceptedPerSecond.median))} | ${spread(p.acceptedP50Ms, ms)} | ${spread(p.acceptedMaxMs, ms)} | ${count(p.lost)} | ${p.kind === 'none' ? '–' : spread(p.refusedP50Ms, ms)} | ${JSON.stringify(p.runs.at(-1)?.refusedOutcomes ?? {})} |`,
+		),
+		'',
+	];
+}
+
 /** Each section's tables from its results. */
 const TABLES: { [Name in SectionName]: (result: SectionResults[Name]) => string[] } = {
 	reports: ({ reports, curve }) => [...reportSection(reports), ...curveSection(curve)],
@@ -337,6 +363,7 @@ const TABLES: { [Name in SectionName]: (result: SectionResults[Name]) => string[
 	events: eventsSection,
 	burst: (bursts) => bursts.flatMap(burstSection),
 	'burst-queue': burstQueueSection,
+	'refused-flood': refusedFloodSection,
 };
 
 /** A section's tables, under its heading a line saying when and on which n8n it was measured. */

@@ -13,6 +13,7 @@ import type { BurstRun, DeliveryCost, RatePoint } from '../scenarios/events';
 import type { CurvePoint, ReportResult } from '../scenarios/reports';
 import type { RecordingsResult } from '../scenarios/recordings';
 import type { ReportFloorResult } from '../scenarios/reportFloor';
+import type { RefusedFloodResult } from '../scenarios/refusedFlood';
 import type { ReportTriggerResult } from '../scenarios/reportTrigger';
 import type { SummariesResult } from '../scenarios/summaries';
 
@@ -64,6 +65,7 @@ export interface SectionResults {
 	/** One per n8n configuration. */
 	burst: BurstResult[];
 	'burst-queue': BurstQueueResult;
+	'refused-flood': RefusedFloodResult;
 }
 
 export type SectionName = keyof SectionResults;
@@ -78,6 +80,7 @@ export const SECTIONS: SectionName[] = [
 	'events',
 	'burst',
 	'burst-queue',
+	'refused-flood',
 ];
 
 export interface SectionRecord<Name extends SectionName = SectionName> {

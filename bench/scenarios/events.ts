@@ -166,7 +166,7 @@ export interface BurstRun extends Acks {
 }
 
 /** The simulator's burst (control API): `count` events over the kinds, at most `concurrency` in flight. */
-async function burst(
+export async function burst(
 	sim: DialerSimulator,
 	count: number,
 	concurrency: number,
@@ -186,7 +186,7 @@ async function burst(
 }
 
 /** Executions of the workflow once their count has stopped changing (at most two minutes). */
-async function settledExecutions(target: Target, workflowId: string): Promise<number> {
+export async function settledExecutions(target: Target, workflowId: string): Promise<number> {
 	const deadline = Date.now() + 120_000;
 	let previous = -1;
 	for (;;) {
