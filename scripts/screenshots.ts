@@ -8,7 +8,7 @@
  * dist/).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import type { Browser, Page } from 'playwright-core';
@@ -44,6 +44,8 @@ interface Scene {
 	page: Page;
 	api: N8nApi;
 	credential: Credential;
+	/** The demo's Files folder, where its examples write. */
+	files: string;
 	/** A workflow the demo imported, by the start of its name ("Dialer: live over-limit…"). */
 	demoWorkflow(name: string): Promise<Workflow>;
 	/** Opens a workflow made for the picture: the Dialer Trigger, then the Dialer node with these parameters. */
@@ -124,6 +126,15 @@ const SHOTS: Shot[] = [
 		},
 	},
 	{
+		// The e-mail the morning digest sends, as the demo's digest-to-disk example wrote it.
+		file: 'morning-digest-email.png',
+		show: async ({ page, files }) => {
+			const digest = readdirSync(files).find((name) => /^morning-digest-.*\.html$/.test(name));
+			if (!digest) throw new Error(`the demo wrote no morning digest in ${files}`);
+			await page.setContent(readFileSync(path.join(files, digest), 'utf8'));
+		},
+	},
+	{
 		file: 'ai-agent-example.png',
 		show: async ({ page, demoWorkflow }) =>
 			openWorkflow(page, (await demoWorkflow('Dialer: AI agent')).id),
@@ -146,11 +157,13 @@ async function settle(page: Page): Promise<void> {
 }
 
 /** The demo in its own process group, as in a terminal: editor URL and login from its banner. */
-async function startDemo(args: string[]): Promise<{ child: ChildProcess; login: EditorLogin }> {
+async function startDemo(
+	args: string[],
+): Promise<{ child: ChildProcess; login: EditorLogin; files: string }> {
 	const child = spawn(TSX, ['scripts/demo.ts', ...args], { cwd: PROJECT_ROOT, detached: true });
 	child.stderr?.pipe(process.stderr);
 	let stdout = '';
-	const login = await new Promise<EditorLogin>((resolve, reject) => {
+	const started = await new Promise<{ login: EditorLogin; files: string }>((resolve, reject) => {
 		const timer = setTimeout(
 			() => reject(new Error('the demo did not start')),
 			DEMO_START_TIMEOUT_MS,
@@ -160,15 +173,19 @@ async function startDemo(args: string[]): Promise<{ child: ChildProcess; login: 
 			stdout += chunk.toString();
 			const editor = /n8n editor +(\S+)/.exec(stdout);
 			const owner = /Log in as +(\S+) +\/ +(\S+)/.exec(stdout);
-			if (!stdout.includes('Press Ctrl-C') || !editor || !owner) return;
+			const files = /Files +(\S+)/.exec(stdout);
+			if (!stdout.includes('Press Ctrl-C') || !editor || !owner || !files) return;
 			clearTimeout(timer);
-			resolve({ baseUrl: editor[1], email: owner[1], password: owner[2] });
+			resolve({
+				login: { baseUrl: editor[1], email: owner[1], password: owner[2] },
+				files: files[1],
+			});
 		});
 	}).catch(async (error: Error) => {
 		await stopDemo(child);
 		throw error;
 	});
-	return { child, login };
+	return { child, ...started };
 }
 
 /** Ctrl-C to the demo's process group, then waits until it has stopped everything it started. */
@@ -179,7 +196,7 @@ async function stopDemo(child: ChildProcess): Promise<void> {
 	await exited;
 }
 
-async function takeScreenshots(browser: Browser, login: EditorLogin): Promise<void> {
+async function takeScreenshots(browser: Browser, login: EditorLogin, files: string): Promise<void> {
 	const api = await N8nApi.connect({ ...login });
 	const workflows = await api.rest<Workflow[]>('GET', '/rest/workflows');
 	const credentials = await api.rest<Credential[]>('GET', '/rest/credentials');
@@ -230,6 +247,7 @@ async function takeScreenshots(browser: Browser, login: EditorLogin): Promise<vo
 					page,
 					api,
 					credential,
+					files,
 					demoWorkflow,
 					openTriggerAndDialer: (parameters) => openTriggerAndDialer(page, parameters),
 				});
@@ -246,14 +264,14 @@ async function takeScreenshots(browser: Browser, login: EditorLogin): Promise<vo
 }
 
 async function main(): Promise<void> {
-	const { child, login } = await startDemo(process.argv.slice(2));
+	const { child, login, files } = await startDemo(process.argv.slice(2));
 	const stop = () => void stopDemo(child).finally(() => process.exit(130));
 	process.once('SIGINT', stop);
 	process.once('SIGTERM', stop);
 	let browser: Browser | undefined;
 	try {
 		browser = await launchEditorBrowser();
-		await takeScreenshots(browser, login);
+		await takeScreenshots(browser, login, files);
 	} finally {
 		await browser?.close();
 		await stopDemo(child);
