@@ -161,6 +161,8 @@ export async function waitingAlerts(
 							flow.workflow.id,
 							WAITING_EVENTS,
 							{
+								// A parked wait changes nothing for 70 s; a dead worker's for up to 90 s.
+								quietMs: 120_000,
 								maxMs: 240_000,
 							},
 						);

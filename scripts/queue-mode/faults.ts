@@ -123,7 +123,10 @@ async function run(fault: Fault, recommended: boolean, build: boolean, keep: boo
 		const times = await injectFault(fault, stack);
 		const deliveries: ShiftDelivery[] = await sending;
 		const accepted = deliveries.filter((d) => d.status === 200).length;
-		const executions = await settledExecutions(stack.api, flow.workflow.id, accepted);
+		// What a dead worker held ends only when n8n finds it stalled (up to 90 s by default).
+		const executions = await settledExecutions(stack.api, flow.workflow.id, accepted, {
+			quietMs: fault === 'worker' ? 100_000 : 30_000,
+		});
 		const reportTrigger = await watch?.finish();
 		const liveAlerts = await waits?.finish();
 		const outcome = shiftOutcome(deliveries, executions, faultAt);
