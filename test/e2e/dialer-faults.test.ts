@@ -56,8 +56,8 @@ describe('each fault class becomes a clear error', () => {
 		[
 			'truncated JSON',
 			{ kind: 'truncatedJson' },
-			/Dialer getTime failed \(HTTP 200\): answer is not JSON/,
-			/unexpected page/,
+			/Dialer getTime failed \(HTTP 200\): answer ended before its JSON did, after \d+ bytes/,
+			/cut the answer short/,
 		],
 		[
 			'a 200 whose body reports failure',

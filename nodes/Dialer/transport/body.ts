@@ -108,12 +108,16 @@ export const DESCRIBED_BYTES = 64 * 1024;
  */
 export async function readJson(
 	body: BodyStream,
-): Promise<{ isJson: true; value: unknown } | { isJson: false; start: string }> {
+): Promise<
+	{ isJson: true; value: unknown } | { isJson: false; start: string; cutShortAfter?: number }
+> {
 	const parser = new ChunkedJsonParser();
 	const start: Buffer[] = [];
 	let startBytes = 0;
+	let bytes = 0;
 	let isJson = true;
 	await body.read((chunk) => {
+		bytes += chunk.length;
 		if (startBytes < DESCRIBED_BYTES) {
 			start.push(chunk.subarray(0, DESCRIBED_BYTES - startBytes));
 			startBytes += start[start.length - 1].length;
@@ -125,12 +129,17 @@ export async function readJson(
 		}
 		return isJson;
 	});
+	const text = Buffer.concat(start).toString('utf8');
 	if (isJson) {
 		try {
 			return { isJson, value: parser.end() };
-		} catch {
-			// Cut short or malformed at the end: described below like any other text.
+		} catch (error) {
+			// JSON that ended inside a string, object or list (a page whose quotes or brackets do
+			// not pair is no JSON): the answer was cut short.
+			if ((error as { unfinished?: boolean }).unfinished && /^\uFEFF?\s*[[{]/.test(text)) {
+				return { isJson: false, start: text, cutShortAfter: bytes };
+			}
 		}
 	}
-	return { isJson: false, start: Buffer.concat(start).toString('utf8') };
+	return { isJson: false, start: text };
 }

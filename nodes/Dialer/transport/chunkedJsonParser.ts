@@ -127,8 +127,10 @@ export class ChunkedJsonParser {
 	/** The parsed value, once every chunk has been pushed. */
 	end(): unknown {
 		while (this.skimming) this.rescan(Buffer.alloc(0));
-		if (this.inString || this.depth !== 0 || this.splitBase >= 0)
-			throw new SyntaxError('Unexpected end of JSON input');
+		if (this.inString || this.depth !== 0 || this.splitBase >= 0) {
+			// Marked for the error message: an answer cut short, not one that is no JSON.
+			throw Object.assign(new SyntaxError('Unexpected end of JSON input'), { unfinished: true });
+		}
 		const text = Buffer.concat(this.outline)
 			.toString('utf8')
 			.replace(/^\uFEFF/, '');

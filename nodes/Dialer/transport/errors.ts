@@ -149,6 +149,9 @@ export function networkFailure(
 export const NOT_JSON_HINT =
 	'The dialer or a proxy in front of it sent an unexpected page. Retry later; if it persists, ' +
 	'check the base URL and path segment.';
+export const CUT_SHORT_HINT =
+	'The connection or a proxy in front of the dialer cut the answer short. Retry; if it ' +
+	'persists, choose a shorter period or raise the Timeout option.';
 export const REFUSED_HINT =
 	'The dialer refused the request. Check the values given to this operation (IDs and names ' +
 	'must exist on the dialer).';

@@ -14,6 +14,7 @@ import {
 	failureMessage,
 	hintForStatus,
 	networkFailure,
+	CUT_SHORT_HINT,
 	NOT_JSON_HINT,
 	REFUSED_EXPORT_HINT,
 	REFUSED_HINT,
@@ -215,15 +216,18 @@ export async function dialerApiRequest(
 	const { status, body } = await send(this, endpoint, fields, itemIndex);
 	const answer = await readJson(body);
 	if (!answer.isJson) {
+		const { start, cutShortAfter } = answer;
 		throw apiError(this.getNode(), {
 			operation,
 			itemIndex,
 			status,
 			problem:
-				answer.start.trim() === ''
-					? 'empty answer instead of JSON'
-					: `answer is not JSON (${describeBody(answer.start)})`,
-			hint: NOT_JSON_HINT,
+				cutShortAfter !== undefined
+					? `answer ended before its JSON did, after ${cutShortAfter} bytes`
+					: start.trim() === ''
+						? 'empty answer instead of JSON'
+						: `answer is not JSON (${describeBody(start)})`,
+			hint: cutShortAfter !== undefined ? CUT_SHORT_HINT : NOT_JSON_HINT,
 		});
 	}
 	const failure = failureMessage(answer.value);

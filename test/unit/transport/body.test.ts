@@ -191,6 +191,15 @@ describe('answers that arrive in pieces', () => {
 		);
 	});
 
+	it('says an answer that ends before its JSON does was cut short, not that it is no JSON', async () => {
+		const { result } = await report({ body: '{"data":[{"ficha":1},{"ficha":2,"nome":"Jo' });
+		expect(result).toBeInstanceOf(NodeApiError);
+		expect((result as NodeApiError).message).toBe(
+			'Dialer getFP1 failed (HTTP 200): answer ended before its JSON did, after 42 bytes',
+		);
+		expect((result as NodeApiError).description).toMatch(/cut the answer short/);
+	});
+
 	it('gives up on a body that stalls once the Timeout option has passed', async () => {
 		const { result } = await report(
 			{ body: { data: Array(500).fill({ a: 1 }) }, breaksOff: 'stall' },

@@ -43,7 +43,7 @@ describe('errors name the operation and the HTTP status, and give a hint', () =>
 	});
 
 	it('rejects a 200 whose body is not JSON', async () => {
-		const error = await failure({ body: '{"data":[{"ficha":"1"' });
+		const error = await failure({ body: '<html><body>Sessão expirada [login]</body></html>' });
 		expect(error.message).toMatch(/^Dialer getHC2 failed \(HTTP 200\): answer is not JSON/);
 	});
 
