@@ -154,17 +154,17 @@ export class DialerReportTrigger implements INodeType {
 		if (pollsUnderWay.has(staticData)) return null;
 		pollsUnderWay.add(staticData);
 		try {
-			// Rows another Event left waiting (the Event was changed since) are not this one's items.
-			if ((staticData.reportCursor as IDataObject | undefined)?.event !== event.value) {
-				forgetRowsToEmitAgain(staticData);
-			}
+			const stored = staticData.reportCursor as IDataObject | undefined;
 			const state = resumeState(
-				staticData.reportCursor,
+				stored,
 				event.value,
 				settings.startFrom ?? null,
 				now,
 				settings.overlapMs,
 			);
+			// Starting over (another Event, a new Start From), the rows waiting are another Event's
+			// or read again: not emitted again on their own.
+			if (state.cursor !== stored?.cursor) forgetRowsToEmitAgain(staticData);
 			// n8n saves the state this first poll makes with the activation (the poll it runs while
 			// activating), so a restart before the first row goes on from it.
 			const scope = scopeOf(event, fields, settings.startFrom);

@@ -169,3 +169,29 @@ it('does not emit the waiting rows of another event after the Event is changed',
 	expect(calls.filter((row) => row.ficha !== undefined)).toEqual([]);
 	expect(staticData.rowsToEmitAgain).toBeUndefined();
 });
+
+it('emits a waiting row once when a new Start From reads it again', async () => {
+	const staticData: IDataObject = {};
+	const emitted: Emitted[] = [];
+	const poll = async (options: IDataObject = {}) => {
+		const before = emitted.length;
+		await trigger.poll.call(
+			fakePollFunctions({
+				sim,
+				parameters: { ...parameters, options },
+				staticData,
+				timezone: ZONE,
+				emitted,
+			}),
+		);
+		return emitted.slice(before).flatMap(({ items }) => items[0].map((i) => String(i.json.ficha)));
+	};
+	const startFrom = new Date(Date.now() - 60_000).toISOString();
+	await poll();
+	const lost = fill();
+	await poll();
+	emitted.at(-1)!.done.reject(new Error('Connection terminated unexpectedly'));
+	await new Promise((resolve) => setImmediate(resolve));
+	const replayed = await poll({ startFrom });
+	expect(replayed.filter((ficha) => lost.includes(ficha))).toEqual(lost);
+});
