@@ -21,7 +21,7 @@ export function rowsToEmitAgain(staticData: IDataObject): IDataObject[] {
 	return Array.isArray(rows) ? (rows as IDataObject[]) : [];
 }
 
-/** Forgets the rows waiting to be emitted again (the trigger starts over: new Event, Start From). */
+/** Forgets the rows waiting to be emitted again: the trigger starts over (Event, Start From). */
 export function forgetRowsToEmitAgain(staticData: IDataObject): void {
 	// Deleting marks n8n's static data as changed: only when there is something to delete.
 	if (EMIT_AGAIN in staticData) delete staticData[EMIT_AGAIN];
