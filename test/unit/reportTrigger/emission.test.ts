@@ -20,15 +20,15 @@ beforeAll(async () => {
 afterAll(() => sim?.close());
 
 /** An active trigger on n8n 2.x: what each poll emitted, and the warnings it logged. */
-function activeTrigger() {
-	const staticData: IDataObject = {};
+function activeTrigger(staticData: IDataObject = {}) {
 	const emitted: Emitted[] = [];
 	const warnings: string[] = [];
-	const context = () =>
-		fakePollFunctions({ sim, parameters, staticData, timezone: ZONE, emitted, warnings });
-	const poll = async (): Promise<{ returned: unknown; fichas: string[] }> => {
+	const context = (chosen: IDataObject) =>
+		fakePollFunctions({ sim, parameters: chosen, staticData, timezone: ZONE, emitted, warnings });
+	/** A poll, with the parameters `chosen` when the user changed them. */
+	const poll = async (chosen: IDataObject = parameters) => {
 		const before = emitted.length;
-		const returned = await trigger.poll.call(context());
+		const returned = await trigger.poll.call(context(chosen));
 		const fichas = emitted
 			.slice(before)
 			.flatMap(({ items }) => items[0].map((item) => String(item.json.ficha)));
@@ -126,14 +126,7 @@ it('emits again the rows of a poll whose failed start is reported while the next
 			return value;
 		},
 	});
-	const emitted: Emitted[] = [];
-	const poll = async () => {
-		const before = emitted.length;
-		await trigger.poll.call(
-			fakePollFunctions({ sim, parameters, staticData, timezone: ZONE, emitted }),
-		);
-		return emitted.slice(before).flatMap(({ items }) => items[0].map((i) => String(i.json.ficha)));
-	};
+	const { poll, emitted, settle } = activeTrigger(staticData);
 	await poll();
 	const lost = fill();
 	await poll();
@@ -143,55 +136,35 @@ it('emits again the rows of a poll whose failed start is reported while the next
 		failedStart.reject(new Error('Connection terminated unexpectedly'));
 	};
 	const fresh = fill();
-	expect(await poll()).toEqual(fresh);
+	expect((await poll()).fichas).toEqual(fresh);
 	emitted.at(-1)!.done.resolve(undefined);
-	await new Promise((resolve) => setImmediate(resolve));
-	expect(await poll()).toEqual(lost);
+	await settle();
+	expect((await poll()).fichas).toEqual(lost);
 });
 
-it('does not emit the waiting rows of another event after the Event is changed', async () => {
-	const staticData: IDataObject = {};
-	const emitted: Emitted[] = [];
-	const poll = async (event: Record<string, unknown>) => {
-		const before = emitted.length;
-		await trigger.poll.call(
-			fakePollFunctions({ sim, parameters: event, staticData, timezone: ZONE, emitted }),
-		);
-		return emitted.slice(before).flatMap(({ items }) => items[0].map((item) => item.json));
-	};
-	await poll(parameters);
-	fill();
-	await poll(parameters);
-	emitted.at(-1)!.done.reject(new Error('Connection terminated unexpectedly'));
-	await new Promise((resolve) => setImmediate(resolve));
-	// Deactivated with a ficha waiting, switched to New Inbound Call, activated again.
-	const calls = await poll({ event: 'newInboundCall', filters: {} });
-	expect(calls.filter((row) => row.ficha !== undefined)).toEqual([]);
-	expect(staticData.rowsToEmitAgain).toBeUndefined();
-});
+describe('rows waiting when the trigger starts over', () => {
+	async function waitingRow() {
+		const active = activeTrigger();
+		await active.poll();
+		const lost = fill();
+		await active.poll();
+		active.emitted.at(-1)!.done.reject(new Error('Connection terminated unexpectedly'));
+		await active.settle();
+		return { ...active, lost };
+	}
 
-it('emits a waiting row once when a new Start From reads it again', async () => {
-	const staticData: IDataObject = {};
-	const emitted: Emitted[] = [];
-	const poll = async (options: IDataObject = {}) => {
-		const before = emitted.length;
-		await trigger.poll.call(
-			fakePollFunctions({
-				sim,
-				parameters: { ...parameters, options },
-				staticData,
-				timezone: ZONE,
-				emitted,
-			}),
-		);
-		return emitted.slice(before).flatMap(({ items }) => items[0].map((i) => String(i.json.ficha)));
-	};
-	const startFrom = new Date(Date.now() - 60_000).toISOString();
-	await poll();
-	const lost = fill();
-	await poll();
-	emitted.at(-1)!.done.reject(new Error('Connection terminated unexpectedly'));
-	await new Promise((resolve) => setImmediate(resolve));
-	const replayed = await poll({ startFrom });
-	expect(replayed.filter((ficha) => lost.includes(ficha))).toEqual(lost);
+	it('are not emitted as items of another Event after the Event is changed', async () => {
+		const { poll, lost, staticData } = await waitingRow();
+		// Deactivated with a ficha waiting, switched to New Inbound Call, activated again.
+		const { fichas } = await poll({ event: 'newInboundCall', filters: {} });
+		expect(fichas.filter((ficha) => lost.includes(ficha))).toEqual([]);
+		expect(staticData.rowsToEmitAgain).toBeUndefined();
+	});
+
+	it('come once when a new Start From reads them again', async () => {
+		const { poll, lost } = await waitingRow();
+		const startFrom = new Date(Date.now() - 60_000).toISOString();
+		const { fichas } = await poll({ ...parameters, options: { startFrom } });
+		expect(fichas.filter((ficha) => lost.includes(ficha))).toEqual(lost);
+	});
 });
