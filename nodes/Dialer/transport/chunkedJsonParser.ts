@@ -138,11 +138,13 @@ export class ChunkedJsonParser {
 		const { marker } = this;
 		// Batches joined by one native copy; pushing 100,000 values one by one costs more.
 		const arrays = this.arrays.map((batches) => ([] as unknown[]).concat(...batches));
-		return JSON.parse(text, (_key, value: unknown) =>
-			typeof value === 'string' && value.startsWith(marker)
+		return JSON.parse(text, (key, value: unknown) => {
+			// An array where a key belongs (`{[1]: 2}`) is not JSON, though its marker is a string.
+			if (key.startsWith(marker)) throw new SyntaxError('Unexpected "[" in JSON object key');
+			return typeof value === 'string' && value.startsWith(marker)
 				? arrays[Number(value.slice(marker.length))]
-				: value,
-		);
+				: value;
+		});
 	}
 
 	/**

@@ -136,6 +136,7 @@ describe('reading a JSON answer in chunks', () => {
 		['a non-breaking space as the only content of the rows', '[\u00a0]'],
 		['two values', '[1][2]'],
 		['a closing bracket too many', '[1]]'],
+		['a list where a key belongs', '{["status"]: "success", "data": []}'],
 	])('refuses %s', (_name, json) => {
 		for (const batch of [1, 3, undefined]) {
 			expect(() => parseInChunks(Buffer.from(json), [1, 2, 5], batch)).toThrow(SyntaxError);
