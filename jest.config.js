@@ -49,6 +49,7 @@ module.exports = {
 				'<rootDir>/test/e2e/supervision.test.ts',
 				'<rootDir>/test/e2e/recordings.test.ts',
 				'<rootDir>/test/browser/examples-import.test.ts',
+				'<rootDir>/test/browser/wallboard.test.ts',
 				'<rootDir>/test/e2e/morning-digest.test.ts',
 			],
 			globals: { n8nVersion: '1', n8nEnv: { DB_SQLITE_POOL_SIZE: '3' } },

@@ -50,6 +50,8 @@ const DIALER_NODE_TYPES = new Set([
 ]);
 const SCHEDULE_TYPE = 'n8n-nodes-base.scheduleTrigger';
 const DATA_TABLE_TYPE = 'n8n-nodes-base.dataTable';
+const WEBHOOK_TYPE = 'n8n-nodes-base.webhook';
+const JWT_TYPE = 'n8n-nodes-base.jwt';
 /** Node types that need nothing beyond the dialer: workflows made only of these run in the demo. */
 const LOCAL_NODE_TYPES = new Set([
 	...DIALER_NODE_TYPES,
@@ -64,8 +66,11 @@ const LOCAL_NODE_TYPES = new Set([
 	// n8n's own storage and timer: the supervision examples' agents table and pause wait.
 	DATA_TABLE_TYPE,
 	'n8n-nodes-base.wait',
-	'n8n-nodes-base.webhook',
+	WEBHOOK_TYPE,
 	'n8n-nodes-base.respondToWebhook',
+	// The wallboard's page and the key it reads its data with.
+	'n8n-nodes-base.html',
+	JWT_TYPE,
 ]);
 /** The examples' "Settings" node holds the folder their files go to; the demo points it at its own. */
 const SETTINGS_NODE = 'Settings';
@@ -74,6 +79,8 @@ const EXECUTION_TIMEOUT_MS = 60_000;
 const AGENT_TABLE_NAME = 'dialer_agents';
 const LIVE_ALERTS_EXAMPLE = 'live-pause-alerts-to-file.json';
 const ALERT_LOG = 'over-limit-pauses.log';
+const WALLBOARD_EXAMPLE = 'supervisor-wallboard.json';
+const WALLBOARD_USER = 'wallboard';
 /**
  * The scripted pauses reach their maximum this many seconds after they are sent: long enough for
  * the in-time one to end first, short enough for n8n to keep the wait in memory (under 65 s).
@@ -169,20 +176,33 @@ export interface DataTableRef {
 	name: string;
 }
 
+/** The wallboard's credentials: the page's Basic Auth login and the key its data is read with. */
+export interface WallboardCredentials {
+	login: Credential;
+	key: Credential;
+}
+
 /**
  * What a user does after importing: pick the Dialer credential, the agents' data table (when the
- * example has Data table nodes) and the output folder.
+ * example has Data table nodes), the output folder and the wallboard's credentials.
  */
 export function configureExample(
 	workflow: WorkflowInput,
 	credential: Credential,
 	outputFolder: string,
 	table?: DataTableRef,
+	wallboard?: WallboardCredentials,
 ): WorkflowInput {
+	const uses = (type: string, { id, name }: Credential) => ({ [type]: { id, name } });
 	const nodes = workflow.nodes.map((node): WorkflowNode => {
 		if (DIALER_NODE_TYPES.has(node.type)) {
 			return { ...node, credentials: usesCredential(credential) };
 		}
+		if (wallboard && node.type === WEBHOOK_TYPE && node.parameters.authentication === 'basicAuth')
+			return { ...node, credentials: uses('httpBasicAuth', wallboard.login) };
+		const signsOrChecksKey = node.type === JWT_TYPE || node.parameters.authentication === 'jwtAuth';
+		if (wallboard && signsOrChecksKey)
+			return { ...node, credentials: uses('jwtAuth', wallboard.key) };
 		if (node.type === DATA_TABLE_TYPE && table) {
 			const dataTableId = {
 				__rl: true,
@@ -326,6 +346,7 @@ function banner(
 	outputFolder: string,
 	examples: ImportedExample[],
 	liveAlert: LiveAlert,
+	wallboardLogin: BasicLogin,
 ): string {
 	const active = examples
 		.filter((example) => example.local)
@@ -362,6 +383,9 @@ function banner(
 		"    The shift's pauses with a limit wait for it: listed as waiting.",
 		`  - Agent board: ${n8n.api.webhookBaseUrl}/webhook/${String(boardPath)}`,
 		'    (it also ran once at start: agent-board.txt and .csv in the Files folder).',
+		`  - Wallboard: ${wallboardUrl(n8n.api, examples, wallboardLogin)}`,
+		`    (user ${wallboardLogin.user}, password ${wallboardLogin.password}): the page for the wall, live`,
+		"    from the agents' data table; open it in a browser.",
 		'  - "filled forms as CSV on disk" ran once at start (Executions); its CSV is in the Files folder.',
 		'  - "morning digest to disk" ran once at start: yesterday\'s digest e-mail as',
 		'    morning-digest-<date>.html and its day row in morning-digest.csv, in the Files folder.',
@@ -434,12 +458,24 @@ export async function runDemo(options: DemoOptions): Promise<void> {
 		);
 
 		const table = await AgentTable.create(api, AGENT_TABLE_NAME);
+		const wallboardLogin = {
+			user: WALLBOARD_USER,
+			password: `wallboard-${randomBytes(6).toString('hex')}`,
+		};
+		const wallboard: WallboardCredentials = {
+			login: await api.createCredential('httpBasicAuth', 'Wallboard login', wallboardLogin),
+			key: await api.createCredential('jwtAuth', 'Wallboard key', {
+				keyType: 'passphrase',
+				secret: randomBytes(32).toString('hex'),
+				algorithm: 'HS256',
+			}),
+		};
 
 		const examples: ImportedExample[] = [];
 		for (const { file, workflow } of await readExamples()) {
 			const local = needsNoOutsideService(workflow);
 			const created = await api.createWorkflow(
-				configureExample(workflow, credential, outputFolder, table),
+				configureExample(workflow, credential, outputFolder, table, wallboard),
 			);
 			if (local) await api.activateWorkflow(created.id);
 			examples.push({ file, workflow: created, local });
@@ -478,7 +514,7 @@ export async function runDemo(options: DemoOptions): Promise<void> {
 		mark('shiftStarted');
 
 		if (!options.check) {
-			process.stdout.write(banner(n8n, sim, outputFolder, examples, liveAlert));
+			process.stdout.write(banner(n8n, sim, outputFolder, examples, liveAlert, wallboardLogin));
 			await new Promise(() => undefined); // until a signal ends the process
 		}
 
@@ -510,6 +546,7 @@ export async function runDemo(options: DemoOptions): Promise<void> {
 			);
 		}
 		await checkFiles(outputFolder);
+		await checkWallboard(wallboardUrl(n8n.api, examples), wallboardLogin);
 		mark('checked');
 		const summary: DemoSummary = {
 			check: 'passed',
@@ -526,6 +563,41 @@ export async function runDemo(options: DemoOptions): Promise<void> {
 		await stop();
 		throw error;
 	}
+}
+
+/** The wallboard's Basic Auth login (an n8n "Basic Auth" credential's fields). */
+interface BasicLogin {
+	user: string;
+	password: string;
+}
+
+/** The wallboard example's page: its Webhook's production URL, with the login in it if given. */
+function wallboardUrl(api: N8nApi, examples: ImportedExample[], login?: BasicLogin): string {
+	const path = examples
+		.find((example) => example.file === WALLBOARD_EXAMPLE)!
+		.workflow.nodes.find((node) => node.parameters.authentication === 'basicAuth')!.parameters.path;
+	const url = new URL(`${api.webhookBaseUrl}/webhook/${String(path)}`);
+	if (login) [url.username, url.password] = [login.user, login.password];
+	return url.href;
+}
+
+/**
+ * The wallboard answers its page with the login and nothing without it, and its data to the key
+ * the page carries.
+ */
+async function checkWallboard(url: string, login: BasicLogin): Promise<void> {
+	const authorization = `Basic ${Buffer.from(`${login.user}:${login.password}`).toString('base64')}`;
+	const anonymous = await fetch(url);
+	if (anonymous.status !== 401)
+		throw new Error(`the wallboard answered ${anonymous.status} without the login`);
+	const page = await fetch(url, { headers: { authorization } });
+	const html = await page.text();
+	const settings = /<script id="settings" type="application\/json">(.*?)<\/script>/.exec(html)?.[1];
+	if (!page.ok || !settings) throw new Error(`the wallboard page answered ${page.status}`);
+	const { key, dataPath } = JSON.parse(settings) as { key: string; dataPath: string };
+	const data = await fetch(new URL(dataPath, url), { headers: { authorization: `Bearer ${key}` } });
+	const { agents } = (await data.json()) as { agents?: unknown[] };
+	if (!agents?.length) throw new Error(`the wallboard's data (${data.status}) lists no agents`);
 }
 
 /** The files the scheduled examples write: yesterday's CSV, the morning digest, the agent board. */

@@ -46,6 +46,8 @@ interface Scene {
 	credential: Credential;
 	/** The demo's Files folder, where its examples write. */
 	files: string;
+	/** The wallboard's address with its login, as the demo prints it. */
+	wallboardUrl: string;
 	/** A workflow the demo imported, by the start of its name ("Dialer: live over-limit…"). */
 	demoWorkflow(name: string): Promise<Workflow>;
 	/** Opens a workflow made for the picture: the Dialer Trigger, then the Dialer node with these parameters. */
@@ -139,9 +141,15 @@ const SHOTS: Shot[] = [
 		show: async ({ page, demoWorkflow }) =>
 			openWorkflow(page, (await demoWorkflow('Dialer: AI agent')).id),
 	},
-	// The wallboard (issue 26), once the demo serves it, is one more entry here, e.g.
-	// { file: 'wallboard.png', show: async ({ page }) => { await page.goto('/webhook/<its path>'); } }
-	// (with its Webhook node's authentication set by page.setExtraHTTPHeaders first).
+	{
+		// As a TV shows it: a 1920×1080 screen, the login in the address the demo prints.
+		file: 'wallboard.png',
+		show: async ({ page, wallboardUrl }) => {
+			await page.setViewportSize({ width: 1920, height: 1080 });
+			await page.goto(wallboardUrl);
+			await page.locator('.tile').first().waitFor();
+		},
+	},
 ];
 
 /** Waits until the page has loaded what it shows (icons included) and its fade-ins have ended. */
@@ -156,14 +164,19 @@ async function settle(page: Page): Promise<void> {
 	await page.waitForTimeout(1_000);
 }
 
+/** What the demo's banner gives: the editor's login, its Files folder, the wallboard's address. */
+interface DemoBanner {
+	login: EditorLogin;
+	files: string;
+	wallboardUrl: string;
+}
+
 /** The demo in its own process group, as in a terminal: editor URL and login from its banner. */
-async function startDemo(
-	args: string[],
-): Promise<{ child: ChildProcess; login: EditorLogin; files: string }> {
+async function startDemo(args: string[]): Promise<{ child: ChildProcess } & DemoBanner> {
 	const child = spawn(TSX, ['scripts/demo.ts', ...args], { cwd: PROJECT_ROOT, detached: true });
 	child.stderr?.pipe(process.stderr);
 	let stdout = '';
-	const started = await new Promise<{ login: EditorLogin; files: string }>((resolve, reject) => {
+	const started = await new Promise<DemoBanner>((resolve, reject) => {
 		const timer = setTimeout(
 			() => reject(new Error('the demo did not start')),
 			DEMO_START_TIMEOUT_MS,
@@ -174,11 +187,13 @@ async function startDemo(
 			const editor = /n8n editor +(\S+)/.exec(stdout);
 			const owner = /Log in as +(\S+) +\/ +(\S+)/.exec(stdout);
 			const files = /Files +(\S+)/.exec(stdout);
-			if (!stdout.includes('Press Ctrl-C') || !editor || !owner || !files) return;
+			const wallboard = /Wallboard: +(\S+)/.exec(stdout);
+			if (!stdout.includes('Press Ctrl-C') || !editor || !owner || !files || !wallboard) return;
 			clearTimeout(timer);
 			resolve({
 				login: { baseUrl: editor[1], email: owner[1], password: owner[2] },
 				files: files[1],
+				wallboardUrl: wallboard[1],
 			});
 		});
 	}).catch(async (error: Error) => {
@@ -196,7 +211,10 @@ async function stopDemo(child: ChildProcess): Promise<void> {
 	await exited;
 }
 
-async function takeScreenshots(browser: Browser, login: EditorLogin, files: string): Promise<void> {
+async function takeScreenshots(
+	browser: Browser,
+	{ login, files, wallboardUrl }: DemoBanner,
+): Promise<void> {
 	const api = await N8nApi.connect({ ...login });
 	const workflows = await api.rest<Workflow[]>('GET', '/rest/workflows');
 	const credentials = await api.rest<Credential[]>('GET', '/rest/credentials');
@@ -248,6 +266,7 @@ async function takeScreenshots(browser: Browser, login: EditorLogin, files: stri
 					api,
 					credential,
 					files,
+					wallboardUrl,
 					demoWorkflow,
 					openTriggerAndDialer: (parameters) => openTriggerAndDialer(page, parameters),
 				});
@@ -264,14 +283,14 @@ async function takeScreenshots(browser: Browser, login: EditorLogin, files: stri
 }
 
 async function main(): Promise<void> {
-	const { child, login, files } = await startDemo(process.argv.slice(2));
+	const { child, ...banner } = await startDemo(process.argv.slice(2));
 	const stop = () => void stopDemo(child).finally(() => process.exit(130));
 	process.once('SIGINT', stop);
 	process.once('SIGTERM', stop);
 	let browser: Browser | undefined;
 	try {
 		browser = await launchEditorBrowser();
-		await takeScreenshots(browser, login, files);
+		await takeScreenshots(browser, banner);
 	} finally {
 		await browser?.close();
 		await stopDemo(child);

@@ -27,6 +27,16 @@ const DATA_TABLE = 'n8n-nodes-base.dataTable';
 const STICKY_NOTE = 'n8n-nodes-base.stickyNote';
 const DIALER_TYPES = /^n8n-nodes-dialer\./;
 const WEBHOOK_SECRET = 'examples-import-webhook-secret';
+const WALLBOARD_LOGIN = { user: 'wallboard', password: 'examples-import-wallboard-password' };
+const WALLBOARD_KEY_SECRET = 'examples-import-wallboard-key-secret';
+
+/** The credential type the wallboard's note asks for in this node: its login or its key. */
+function wallboardCredentialType(node: WorkflowNode): 'httpBasicAuth' | 'jwtAuth' | undefined {
+	if (node.parameters.authentication === 'basicAuth') return 'httpBasicAuth';
+	if (node.parameters.authentication === 'jwtAuth' || node.type === 'n8n-nodes-base.jwt')
+		return 'jwtAuth';
+	return undefined;
+}
 /** The scripted pauses reach their maximum this many seconds after they start. */
 const LIMIT_SECONDS = 8;
 /** The editor's address of a saved workflow (a new one is at /workflow/new). */
@@ -38,6 +48,8 @@ describe('the examples imported in the editor and configured as their notes say 
 	let api: N8nApi;
 	let simulator: DialerSimulator;
 	let credential: Credential;
+	/** The wallboard's Basic Auth login and its JWT key, by credential type. */
+	let wallboardCredentials: Record<'httpBasicAuth' | 'jwtAuth', Credential>;
 	let table: AgentTable;
 	let outputFolder: string;
 	let browser: Browser;
@@ -121,6 +133,10 @@ describe('the examples imported in the editor and configured as their notes say 
 				await openNode(node.name);
 				await pickTable(table.name);
 				await closeNode();
+			} else if (wallboardCredentialType(node)) {
+				await openNode(node.name);
+				await pickCredential(wallboardCredentials[wallboardCredentialType(node)!].name);
+				await closeNode();
 			}
 		}
 		const settings = workflow.nodes.find((node) => node.name === 'Settings');
@@ -145,6 +161,8 @@ describe('the examples imported in the editor and configured as their notes say 
 					return (kept?.parameters.dataTableId as { value?: string })?.value === table.id;
 				if (node.name === 'Settings')
 					return JSON.stringify(kept?.parameters).includes(outputFolder);
+				const type = wallboardCredentialType(node);
+				if (type) return kept?.credentials?.[type]?.id === wallboardCredentials[type].id;
 				return kept !== undefined;
 			});
 			return configured ? saved : undefined;
@@ -232,6 +250,20 @@ describe('the examples imported in the editor and configured as their notes say 
 			'Dialer API (examples)',
 			simulatorCredential(simulator, WEBHOOK_SECRET),
 		);
+		registerSecret(WALLBOARD_LOGIN.password);
+		registerSecret(WALLBOARD_KEY_SECRET);
+		wallboardCredentials = {
+			httpBasicAuth: await api.createCredential(
+				'httpBasicAuth',
+				'Wallboard login (examples)',
+				WALLBOARD_LOGIN,
+			),
+			jwtAuth: await api.createCredential('jwtAuth', 'Wallboard key (examples)', {
+				keyType: 'passphrase',
+				secret: WALLBOARD_KEY_SECRET,
+				algorithm: 'HS256',
+			}),
+		};
 		table = await AgentTable.create(api);
 		outputFolder = await makeOutputFolder();
 		browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
@@ -259,7 +291,9 @@ describe('the examples imported in the editor and configured as their notes say 
 			await api.deleteWorkflow(id).catch(() => undefined);
 		}
 		await table?.delete().catch(() => undefined);
-		if (credential) await api.deleteCredential(credential.id).catch(() => undefined);
+		for (const made of [credential, ...Object.values(wallboardCredentials ?? {})]) {
+			if (made) await api.deleteCredential(made.id).catch(() => undefined);
+		}
 		await simulator?.close();
 		if (outputFolder) await removeOutputFolder(outputFolder);
 	});
@@ -368,6 +402,48 @@ describe('the examples imported in the editor and configured as their notes say 
 				readFile(path.join(outputFolder, 'agent-board.csv'), 'utf8').catch(() => undefined),
 			);
 			expect(csv).toMatch(/^agentId,state,since,pauseId,lastEvent,lastEventAt\n501,paused,/);
+		});
+	});
+
+	describe('supervisor wallboard', () => {
+		const FILE = 'supervisor-wallboard.json';
+		let saved: Workflow;
+
+		beforeAll(async () => {
+			saved = await importAsTheNoteSays(FILE);
+		});
+
+		it('keeps the picked table after saving', async () => {
+			expectTablesKept(saved, await original(FILE));
+		});
+
+		it('answers the page to the login, and the agents to the key in the page', async () => {
+			const { path: pagePath } = nodeNamed(saved, 'Wallboard').parameters;
+			const url = `${api.webhookBaseUrl}/webhook/${String(pagePath)}`;
+			const basic = Buffer.from(`${WALLBOARD_LOGIN.user}:${WALLBOARD_LOGIN.password}`);
+			const html = await until('the wallboard page', async () => {
+				const res = await request(url, {
+					headers: { authorization: `Basic ${basic.toString('base64')}` },
+				});
+				const body = await res.body.text();
+				return res.statusCode === 200 ? body : undefined;
+			});
+			const settings = JSON.parse(
+				/<script id="settings" type="application\/json">(.*?)<\/script>/.exec(html)![1],
+			) as { key: string; dataPath: string };
+			const res = await request(`${api.webhookBaseUrl}/webhook/${settings.dataPath}`, {
+				headers: { authorization: `Bearer ${settings.key}` },
+			});
+			expect(res.statusCode).toBe(200);
+			const { agents } = (await res.body.json()) as {
+				agents: Array<{ agentId: number; state: string }>;
+			};
+			expect(agents).toEqual(
+				expect.arrayContaining([
+					expect.objectContaining({ agentId: 501, state: 'paused' }),
+					expect.objectContaining({ agentId: 502, state: 'online' }),
+				]),
+			);
 		});
 	});
 

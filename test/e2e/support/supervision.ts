@@ -8,7 +8,7 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
-import { configureExample } from '../../../scripts/demo';
+import { configureExample, type WallboardCredentials } from '../../../scripts/demo';
 import type { Credential, WorkflowInput } from '../../../scripts/n8n/api';
 import type { AgentTable } from '../../../scripts/n8n/dataTables';
 
@@ -39,13 +39,25 @@ export async function readLines(file: string): Promise<string[]> {
 
 /**
  * What a user does after importing an example (the demo's configuration: credential, data table,
- * output folder), with fresh webhook IDs and name so several copies can be active in one n8n.
+ * output folder, the wallboard's login), with fresh webhook IDs and name so several copies can be
+ * active in one n8n.
  */
 export function configureSupervisionExample(
 	workflow: WorkflowInput,
-	setup: { credential: Credential; table: AgentTable; outputFolder: string },
+	setup: {
+		credential: Credential;
+		table: AgentTable;
+		outputFolder: string;
+		wallboard?: WallboardCredentials;
+	},
 ): WorkflowInput {
-	const configured = configureExample(workflow, setup.credential, setup.outputFolder, setup.table);
+	const configured = configureExample(
+		workflow,
+		setup.credential,
+		setup.outputFolder,
+		setup.table,
+		setup.wallboard,
+	);
 	return {
 		...configured,
 		name: `${workflow.name} ${randomUUID().slice(0, 8)}`,
