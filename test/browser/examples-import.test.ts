@@ -2,10 +2,10 @@
  * The examples as a user meets them, in a real browser (Debian's Chromium driven by
  * playwright-core) against the e2e run's n8n: each example that needs configuration is pasted
  * onto a new workflow, configured in its panels as its yellow note says (the Dialer credential,
- * the agents' data table, the output folder, picked and typed in the editor, never set through the
- * API), saved and activated with the editor's own buttons, and then shown to work: a scripted
- * over-limit pause from the simulator produces its alert line, the board answers with the agents,
- * yesterday's forms land on disk.
+ * the agents' data table, the output folder, the wallboard's login and key, picked and typed in
+ * the editor, never set through the API), saved and activated with the editor's own buttons, and
+ * then shown to work: a scripted over-limit pause from the simulator produces its alert line, the
+ * board and the wallboard answer with the agents, yesterday's forms land on disk.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
