@@ -208,7 +208,9 @@ describe('the supervisor wallboard in Chromium (examples/supervisor-wallboard.js
 		expect(totals).toEqual(['1', '1', '1', '2', '1']);
 		await expect(tile(NEAR_LIMIT).locator('.what').textContent()).resolves.toBe('Paused 2');
 		// The call began 95 s before the event: the time counts from the call's start.
-		expect(await tile(ON_A_CALL).locator('.time').textContent()).toMatch(/^1:3\d$/);
+		const onCall = (await tile(ON_A_CALL).locator('.time').textContent())!.split(':').map(Number);
+		expect(onCall[0] * 60 + onCall[1]).toBeGreaterThanOrEqual(95);
+		expect(onCall[0] * 60 + onCall[1]).toBeLessThan(95 + 60);
 		// An offline agent shows when it logged out, on the workflow's clock, not the browser's.
 		expect(await tile(OFFLINE).locator('.time').textContent()).toBe(timeOfDay(loggedOutAt));
 		expect([timeOfDay(Date.now() - 60_000), timeOfDay(Date.now())]).toContain(
