@@ -6,10 +6,14 @@ function isRecord(value: unknown): value is IDataObject {
 
 const isEmpty = (value: unknown) => value === undefined || value === null || value === '';
 
+// The count report answers carry beside their rows; with no rows beside it, it is not a row.
+const isCount = (key: string) => key === 'total';
+
 /**
  * The list of records in a payload. The contract leaves most wrappers open, so this accepts the
  * list itself, the list under `listKey`, or an object whose only list is the rows; an empty answer,
- * or `listKey` holding nothing (`{"resultado":null}`), is no rows, and a single record is one row.
+ * `listKey` holding nothing (`{"resultado":null}`), or a list's count alone (`{"total":0}`) is no
+ * rows, and a single record is one row.
  */
 export function rowsOf(payload: unknown, listKey?: string): IDataObject[] {
 	if (isEmpty(payload)) return [];
@@ -20,7 +24,7 @@ export function rowsOf(payload: unknown, listKey?: string): IDataObject[] {
 	if (listKey !== undefined && listKey in payload && isEmpty(payload[listKey])) return [];
 	const lists = Object.values(payload).filter(Array.isArray);
 	if (lists.length === 1) return rowsOf(lists[0]);
-	return Object.keys(payload).length === 0 ? [] : [payload];
+	return Object.keys(payload).every(isCount) ? [] : [payload];
 }
 
 /** The payload as one record, for operations that answer with a single result. */

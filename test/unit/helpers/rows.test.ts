@@ -26,6 +26,12 @@ describe('the rows of an answer', () => {
 		expect(rowsOf(answer)).toEqual([]);
 	});
 
+	it('reads a count without its list ({"total":0} from an empty team list) as no rows', () => {
+		expect(rowsOf({ total: 0 }, 'times')).toEqual([]);
+		expect(rowsOf({ total: '0' })).toEqual([]);
+		expect(rowsOf({ total: 3, nome: 'Vendas' }, 'times')).toEqual([{ total: 3, nome: 'Vendas' }]);
+	});
+
 	it('reads a single record as one row, and a bare value as one row holding it', () => {
 		expect(rowsOf({ id: 7, nome: 'Ana' })).toEqual([{ id: 7, nome: 'Ana' }]);
 		expect(rowsOf(42)).toEqual([{ value: 42 }]);
