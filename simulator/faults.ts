@@ -14,6 +14,7 @@ const faultKinds: readonly FaultKind[] = [
 	'loginPage',
 	'slowBody',
 	'redirect',
+	'compressed',
 	'body',
 ];
 

@@ -58,6 +58,7 @@ export type FaultKind =
 	| 'loginPage'
 	| 'slowBody'
 	| 'redirect'
+	| 'compressed'
 	// An answer given by the test (`body`):
 	| 'body';
 

@@ -1,13 +1,14 @@
 /**
  * Recording downloads on the dialer's own origin (`/<segment>/gravacoes/<uid>.wav`, GET with the
  * token) and their faults: a missing file, a login page with 200, a slow body, a redirect to the
- * storage server.
+ * storage server, a body compressed by the web server.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
+import { gzipSync } from 'node:zlib';
 import { faultReply, type FaultInjector } from '../faults';
 import type { SeededData } from '../model';
-import { recordedCallAt, sendRecording } from '../recordings';
+import { recordedCallAt, recordingFile, sendRecording, WAV_TYPE } from '../recordings';
 import { isAuthorized } from './auth';
 import { errorReply, htmlPage, type Reply } from './replies';
 
@@ -71,6 +72,18 @@ export async function answerRecording(
 		return reply({ status: 302, contentType: 'text/plain', body: '', headers: { location } });
 	}
 	const name = `gravacao-${call.protocolo}.wav`;
+	if (fault?.kind === 'compressed') {
+		// A web server set to compress audio (nginx gzip_types): Content-Length is the gzip's.
+		const body = gzipSync(recordingFile(call));
+		res.writeHead(200, {
+			'content-type': WAV_TYPE,
+			'content-encoding': 'gzip',
+			'content-length': body.length,
+			'content-disposition': `attachment; filename="${name}"`,
+		});
+		res.end(body);
+		return 200;
+	}
 	await sendRecording(
 		res,
 		call,

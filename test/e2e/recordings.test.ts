@@ -175,6 +175,15 @@ it('a redirect from the dialer to the storage origin arrives there without the t
 	);
 });
 
+it('a recording the web server sent gzip-compressed is stored as the file itself', async () => {
+	const { calls, period } = callsAtNight([true]);
+	dialer.sim.faults.add({ operation: 'recording', kind: 'compressed' });
+	const { status, items } = await dialer.run(report(period), { after: describeFile });
+	dialer.sim.faults.clear();
+	expect(status).toBe(200);
+	expectRecordings(items, calls, [true]);
+});
+
 describe('a missing file and a login page with 200', () => {
 	let calls: ArrivedRow[];
 	let period: Json;

@@ -4,6 +4,7 @@
  * origin, with the faults a download must survive.
  */
 import { createHash } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { startSimulator, type DialerSimulator } from '../../simulator';
 import { callApi, lastDays, type Loose } from './helpers';
@@ -149,6 +150,17 @@ describe('faults of one recording, the others untouched', () => {
 		while (Date.now() - started < 1500) received += ((await reader.next()).value as Buffer).length;
 		expect(received).toBeLessThanOrEqual(44 + 3 * 4000);
 		response.body.destroy();
+	});
+
+	it('compressed sends the file gzip-encoded, with the length of the gzip', async () => {
+		sim.faults.add({ operation: 'recording', kind: 'compressed', recording: target.protocolo });
+		const { status, headers, body } = await download(target.arquivo);
+		expect(status).toBe(200);
+		expect(headers).toMatchObject({
+			'content-encoding': 'gzip',
+			'content-length': String(body.length),
+		});
+		expect(gunzipSync(body).equals(sim.recordings.file(target.protocolo)!)).toBe(true);
 	});
 
 	it('redirect sends the dialer request to the storage server, which records the token', async () => {

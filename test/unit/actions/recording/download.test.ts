@@ -162,6 +162,31 @@ describe('Recording → Download', () => {
 	});
 
 	it.each([
+		['larger', Buffer.alloc(50_000, 7), '84'],
+		['smaller (an incompressible file)', WAV, String(WAV.length + 20)],
+	])(
+		'stores a file the server compressed, whose decoded size is %s than its Content-Length',
+		async (_size, decoded, compressedLength) => {
+			// n8n's client decodes gzip and drops Content-Encoding, but keeps the compressed length.
+			const { items } = await download(row.arquivo, [
+				{
+					body: decoded,
+					contentType: 'audio/wav',
+					headers: { 'content-length': compressedLength },
+				},
+			]);
+			expect(items[0].binary?.recording).toMatchObject({ bytes: decoded.length });
+		},
+	);
+
+	it("fails a body the connection cuts short, as n8n's client reports it", async () => {
+		const aborted = Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
+		await expect(download(row.arquivo, [{ ...wav(), breaksOff: aborted }])).rejects.toThrow(
+			/\(HTTP 200\): connection closed by the server/,
+		);
+	});
+
+	it.each([
 		[
 			'the link',
 			'https://s.test/x/chamada.mp3',
