@@ -22,6 +22,19 @@ const EXTENSIONS_BY_TYPE: Record<string, string> = {
 	'audio/mp3': 'mp3',
 	'audio/ogg': 'ogg',
 };
+// Links to a script or page that hands the file out (download.php?id=…) name the script, not it.
+const SCRIPT_EXTENSIONS = new Set([
+	'php',
+	'asp',
+	'aspx',
+	'jsp',
+	'cgi',
+	'pl',
+	'py',
+	'do',
+	'htm',
+	'html',
+]);
 // Types that say nothing about the content: the link's extension says more.
 const GENERIC_TYPES = new Set(['', 'application/octet-stream', 'binary/octet-stream']);
 const FALLBACK_TYPE = 'application/octet-stream';
@@ -101,8 +114,8 @@ function safeName(name: string | undefined): string | undefined {
 }
 
 /**
- * Content-Disposition's name, else the link's last segment when it has an extension, else
- * `fallback` with the extension of the type.
+ * Content-Disposition's name, else the link's last segment when it has an extension (not a
+ * script's), else `fallback` with the extension of the type.
  */
 export function fileNameOf(
 	headers: IDataObject,
@@ -113,7 +126,8 @@ export function fileNameOf(
 	const fromAnswer = safeName(dispositionName(String(headers['content-disposition'] ?? '')));
 	if (fromAnswer) return fromAnswer;
 	const fromLink = safeName(lastSegment(url));
-	if (fromLink && extensionOf(fromLink)) return fromLink;
+	const linkExtension = fromLink && extensionOf(fromLink);
+	if (linkExtension && !SCRIPT_EXTENSIONS.has(linkExtension)) return fromLink;
 	const extension = EXTENSIONS_BY_TYPE[fileTypeOf(contentType, url)] ?? 'bin';
 	return `${safeName(fallback) ?? 'file'}.${extension}`;
 }

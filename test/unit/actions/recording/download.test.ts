@@ -202,6 +202,27 @@ describe('Recording → Download', () => {
 			'audio/mpeg',
 		],
 		['neither', 'https://s.test/get', '', '20261124000042.bin', 'application/octet-stream'],
+		[
+			'the type, not the script a link names',
+			'https://s.test/ipbox/download.php?id=9',
+			'audio/wav',
+			'20261124000042.wav',
+			'audio/wav',
+		],
+		[
+			'protocolo, not the page a link names',
+			'https://s.test/Gravacao.aspx?id=9',
+			'application/octet-stream',
+			'20261124000042.bin',
+			'application/octet-stream',
+		],
+		[
+			'the link, in a format of telephony servers',
+			'https://s.test/rec/2026-11-24/out-42.WAV49',
+			'',
+			'out-42.WAV49',
+			'application/octet-stream',
+		],
 	])(
 		'names the file from %s when the answer has no name',
 		async (_from, link, type, name, mime) => {
