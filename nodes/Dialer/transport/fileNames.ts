@@ -76,12 +76,20 @@ export function fileTypeOf(contentType: string, url: URL): string {
 	return TYPES_BY_EXTENSION[extensionOf(lastSegment(url)) ?? ''] ?? FALLBACK_TYPE;
 }
 
+/** RFC 5987's percent-encoded value in its charset: ISO-8859-1 byte by byte, else UTF-8. */
+function percentDecoded(value: string, charset: string): string {
+	if (charset.toLowerCase() !== 'iso-8859-1') return decodeURIComponent(value);
+	return value.replace(/%([0-9a-f]{2})/gi, (_escape, hex: string) =>
+		String.fromCharCode(parseInt(hex, 16)),
+	);
+}
+
 /** The file name in a Content-Disposition header (RFC 6266: filename* first), if any. */
 export function dispositionName(disposition: string): string | undefined {
 	const extended = /filename\*\s*=\s*([\w-]+)'[^']*'([^;]+)/i.exec(disposition);
 	if (extended) {
 		try {
-			return decodeURIComponent(extended[2].trim());
+			return percentDecoded(extended[2].trim(), extended[1]);
 		} catch {
 			// Badly encoded: the plain filename below, if any.
 		}

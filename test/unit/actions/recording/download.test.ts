@@ -246,6 +246,13 @@ describe('Recording → Download', () => {
 		expect(items[0].binary?.recording.fileName).toBe('gravação São João.wav');
 	});
 
+	it("keeps a file name sent as RFC 5987 in ISO-8859-1 (filename*=ISO-8859-1''…)", async () => {
+		const { items } = await download(row.arquivo, [
+			wav({ 'content-disposition': "attachment; filename*=ISO-8859-1''grava%E7%E3o%2042.wav" }),
+		]);
+		expect(items[0].binary?.recording.fileName).toBe('gravação 42.wav');
+	});
+
 	it('keeps a Latin-1 file name that is not UTF-8 as it came', async () => {
 		const disposition = Buffer.from('attachment; filename="gravação.wav"', 'latin1');
 		const { items } = await download(row.arquivo, [
