@@ -122,8 +122,8 @@ function safeName(name: string | undefined): string | undefined {
 }
 
 /**
- * Content-Disposition's name, else the link's last segment when it has an extension (not a
- * script's), else `fallback` with the extension of the type.
+ * Content-Disposition's name (with the type's extension when it has none), else the link's last
+ * segment when it has an extension (not a script's), else `fallback` with the type's extension.
  */
 export function fileNameOf(
 	headers: IDataObject,
@@ -131,11 +131,16 @@ export function fileNameOf(
 	fallback: string,
 	contentType: string,
 ): string {
+	const typeExtension = EXTENSIONS_BY_TYPE[fileTypeOf(contentType, url)];
 	const fromAnswer = safeName(dispositionName(String(headers['content-disposition'] ?? '')));
-	if (fromAnswer) return fromAnswer;
+	if (fromAnswer) {
+		// Players and disks go by the extension: "20261124000042" alone opens nowhere.
+		return extensionOf(fromAnswer) || !typeExtension
+			? fromAnswer
+			: `${fromAnswer}.${typeExtension}`;
+	}
 	const fromLink = safeName(lastSegment(url));
 	const linkExtension = fromLink && extensionOf(fromLink);
 	if (linkExtension && !SCRIPT_EXTENSIONS.has(linkExtension)) return fromLink;
-	const extension = EXTENSIONS_BY_TYPE[fileTypeOf(contentType, url)] ?? 'bin';
-	return `${safeName(fallback) ?? 'file'}.${extension}`;
+	return `${safeName(fallback) ?? 'file'}.${typeExtension ?? 'bin'}`;
 }

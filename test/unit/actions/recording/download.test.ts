@@ -253,6 +253,13 @@ describe('Recording → Download', () => {
 		expect(items[0].binary?.recording.fileName).toBe('gravação 42.wav');
 	});
 
+	it('gives a name sent without an extension the extension of its type', async () => {
+		const { items } = await download(row.arquivo, [
+			wav({ 'content-disposition': 'attachment; filename="20261124000042"' }),
+		]);
+		expect(items[0].binary?.recording.fileName).toBe('20261124000042.wav');
+	});
+
 	it('keeps a Latin-1 file name that is not UTF-8 as it came', async () => {
 		const disposition = Buffer.from('attachment; filename="gravação.wav"', 'latin1');
 		const { items } = await download(row.arquivo, [
