@@ -41,10 +41,39 @@ export function resolveLink(link: string, base: string): URL | undefined {
 	}
 }
 
-/** The link for messages: no user, password, query string or fragment (they may hold tokens). */
+// Path parameters such as ;jsessionid=… carry sessions in links of Java servers.
+const PATH_PARAMETERS = /;[^/;=]*=[^/;]*/g;
+
+/**
+ * The link for messages: no user, password, path parameters, query string or fragment (they may
+ * hold tokens).
+ */
 export function shownLink(url: URL): string {
-	return `${url.origin}${url.pathname}`;
+	return `${url.origin}${url.pathname.replace(PATH_PARAMETERS, '')}`;
 }
+
+/** What a link carries that may be a secret, as written and decoded. */
+function secretsOf(url: URL): string[] {
+	const pathValues = url.pathname.match(PATH_PARAMETERS) ?? [];
+	const written = [...url.search.slice(1).split('&'), ...pathValues].map((pair) =>
+		pair.slice(pair.indexOf('=') + 1),
+	);
+	const values = [...written, ...url.searchParams.values(), url.username, url.password];
+	for (const value of written) {
+		try {
+			values.push(decodeURIComponent(value));
+		} catch {
+			// Not percent-encoded text: as written only.
+		}
+	}
+	return values.filter((value) => value.length >= 4);
+}
+
+/** `text` without any of `secrets`: the longest first, so one that holds another goes whole. */
+const withoutSecrets = (text: string, secrets: string[]) =>
+	[...secrets]
+		.sort((a, b) => b.length - a.length)
+		.reduce((shown, secret) => shown.split(secret).join('…'), text);
 
 /** The same for a link that is no http(s) URL (ftp://user:password@…, a malformed URL). */
 function shownText(link: string): string {
@@ -76,12 +105,14 @@ export async function downloadFile(this: FileContext, file: FileRequest): Promis
 	const dialerRoot = `${server.baseUrl}/`;
 	const dialerOrigin = resolveLink('/', dialerRoot)?.origin;
 	let url = resolveLink(file.link, dialerRoot);
+	// Error pages may repeat the link they were asked for: its secrets are left out of messages.
+	const secrets = url ? secretsOf(url) : [];
 	const fail = (problem: string, hint: string, status?: number) =>
 		fileError(this.getNode(), {
 			subject: file.subject,
 			link: url ? shownLink(url) : shownText(file.link),
 			status,
-			problem,
+			problem: withoutSecrets(problem, secrets),
 			hint,
 			itemIndex: file.itemIndex,
 		});
@@ -135,6 +166,7 @@ export async function downloadFile(this: FileContext, file: FileRequest): Promis
 			);
 		}
 		url = next;
+		secrets.push(...secretsOf(next));
 	}
 
 	const { status, headers } = answer;

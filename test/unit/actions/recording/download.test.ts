@@ -113,6 +113,40 @@ describe('Recording → Download', () => {
 		expect(JSON.stringify(error)).not.toContain('hidden-value');
 	});
 
+	it.each([
+		['a 404 page', { status: 404, contentType: 'text/html' }],
+		['a login page', { contentType: 'text/html' }],
+		['a page sent as audio', { contentType: 'audio/wav' }],
+	])('keeps the query string out of the error when %s repeats the link', async (_page, answer) => {
+		const signed = `${row.arquivo}?X-Amz-Signature=c2lnbmF0dXJl%2Bx&token=tok-in-query`;
+		const error = await download(signed, [
+			{
+				...answer,
+				body: '<html><p>No access to /ipbox/gravacoes/a1.wav?X-Amz-Signature=c2lnbmF0dXJl%2Bx&amp;token=tok-in-query</p><p>Signature c2lnbmF0dXJl+x rejected</p></html>',
+			},
+		]).catch((caught: Error) => caught);
+		expect(String(error)).toContain('No access to /ipbox/gravacoes/a1.wav');
+		expect(JSON.stringify(error) + String(error)).not.toMatch(/tok-in-query|c2lnbmF0dXJl/);
+	});
+
+	it('keeps the signature of the link a redirect gave out of the error', async () => {
+		const signed = 'https://storage.test/a1.wav?Signature=sig-from-redirect';
+		const error = await download(row.arquivo, [
+			{ status: 302, headers: { location: signed } },
+			{ status: 403, contentType: 'text/plain', body: `Expired: ${signed}` },
+		]).catch((caught: Error) => caught);
+		expect(String(error)).toContain('(HTTP 403): Expired: https://storage.test/a1.wav?Signature=…');
+		expect(JSON.stringify(error) + String(error)).not.toContain('sig-from-redirect');
+	});
+
+	it('shows a link without the session it carries in its path (;jsessionid=…)', async () => {
+		const error = await download(`${row.arquivo};jsessionid=A1B2C3D4E5`, [
+			{ status: 404, contentType: 'text/html', body: 'Not Found' },
+		]).catch((caught: Error) => caught);
+		expect(String(error)).toContain(`from ${row.arquivo} (HTTP 404)`);
+		expect(JSON.stringify(error) + String(error)).not.toContain('A1B2C3D4E5');
+	});
+
 	it('refuses a login page answered with 200, saying what came instead', async () => {
 		await expect(
 			download(row.arquivo, [
