@@ -187,6 +187,7 @@ export async function downloadFile(this: FileContext, file: FileRequest): Promis
 	}
 	const announced = Number(header(headers, 'content-length') || NaN);
 	if (announced > file.maxBytes) {
+		release(answer.body);
 		throw fail(`the file is ${megabytes(announced)}, above the size limit`, SIZE_HINT, status);
 	}
 

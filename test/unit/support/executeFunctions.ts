@@ -110,6 +110,8 @@ function inChunks(body: Buffer, breaksOff?: Error | 'stall'): Readable {
  */
 export function fakeExecuteFunctions(options: FakeContextOptions) {
 	const sent: SentRequest[] = [];
+	/** The bodies handed over as streams, to see which were let go (destroyed). */
+	const streams: Readable[] = [];
 	const load = { inFlight: 0, maxInFlight: 0 };
 	const responses = options.responses ?? [{ body: { data: {} } }];
 	const node: INode = {
@@ -138,10 +140,12 @@ export function fakeExecuteFunctions(options: FakeContextOptions) {
 		load.inFlight--;
 		if (response.throws) throw response.throws;
 		const body = encodeBody(response.body);
+		const stream = request.encoding === 'stream' && inChunks(body, response.breaksOff);
+		if (stream) streams.push(stream);
 		return {
 			statusCode: response.status ?? 200,
 			headers: { 'content-type': response.contentType ?? 'application/json', ...response.headers },
-			body: request.encoding === 'stream' ? inChunks(body, response.breaksOff) : body,
+			body: stream || body,
 		};
 	}
 
@@ -200,7 +204,7 @@ export function fakeExecuteFunctions(options: FakeContextOptions) {
 			},
 		},
 	};
-	return { context: context as unknown as IExecuteFunctions, sent, load };
+	return { context: context as unknown as IExecuteFunctions, sent, load, streams };
 }
 
 /**

@@ -1,4 +1,10 @@
-import { runNode, TEST_CREDENTIALS, type FakeResponse } from '../../support/executeFunctions';
+import { router } from '../../../../nodes/Dialer/actions/router';
+import {
+	fakeExecuteFunctions,
+	runNode,
+	TEST_CREDENTIALS,
+	type FakeResponse,
+} from '../../support/executeFunctions';
 
 const DIALER = 'https://acme.dialer.test:8607';
 const WAV = Buffer.concat([Buffer.from('RIFF'), Buffer.alloc(3000, 7)]);
@@ -9,20 +15,20 @@ const wav = (headers: Record<string, string> = {}): FakeResponse => ({
 });
 const row = { protocolo: '20261124000042', arquivo: `${DIALER}/ipbox/gravacoes/a1.wav` };
 
+const PARAMETERS = {
+	resource: 'recording',
+	operation: 'download',
+	binaryPropertyName: 'recording',
+	maxFileSize: 200,
+};
+
 function download(
 	link: string,
 	responses: FakeResponse[],
 	more: { parameters?: Record<string, unknown>; credentials?: { ignoreSslIssues: boolean } } = {},
 ) {
 	return runNode({
-		parameters: {
-			resource: 'recording',
-			operation: 'download',
-			link,
-			binaryPropertyName: 'recording',
-			maxFileSize: 200,
-			...more.parameters,
-		},
+		parameters: { ...PARAMETERS, link, ...more.parameters },
 		items: [{ json: row }],
 		credentials: { ...TEST_CREDENTIALS, ...more.credentials },
 		responses,
@@ -185,6 +191,16 @@ describe('Recording → Download', () => {
 				parameters: { maxFileSize: 2 },
 			}),
 		).rejects.toThrow(/more than 2\.0 MB arrived/);
+	});
+
+	it('lets go of a file announced above Max File Size at once, none of it read', async () => {
+		const { context, streams } = fakeExecuteFunctions({
+			parameters: { ...PARAMETERS, link: row.arquivo },
+			items: [{ json: row }],
+			responses: [{ ...wav({ 'content-length': String(500 * 1_048_576) }), breaksOff: 'stall' }],
+		});
+		await expect(router.call(context)).rejects.toThrow(/the file is 500\.0 MB, above the size/);
+		expect(streams[0].destroyed).toBe(true);
 	});
 
 	it('fails a body that stalls at Options → Timeout', async () => {
