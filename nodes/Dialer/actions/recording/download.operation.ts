@@ -30,7 +30,22 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const link = String(this.getNodeParameter('link', itemIndex) ?? '').trim();
+	const value = this.getNodeParameter('link', itemIndex);
+	// An expression that maps a whole object or list would be sent to the dialer as "[object …]".
+	if (
+		typeof value !== 'string' &&
+		typeof value !== 'number' &&
+		value !== null &&
+		value !== undefined
+	) {
+		const kind = Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'an object' : value;
+		throw new ParameterError(
+			'Recording Link',
+			`is ${String(kind)}, not a link`,
+			'Map the link text itself, for example {{ $json.arquivo }}.',
+		);
+	}
+	const link = String(value ?? '').trim();
 	if (link === '') {
 		throw new ParameterError(
 			'Recording Link',

@@ -336,6 +336,20 @@ describe('Recording → Download', () => {
 		expect(JSON.stringify(error) + String(error)).not.toContain('s3cret');
 	});
 
+	it.each([
+		['an object', { url: row.arquivo }],
+		['a list', [row.arquivo]],
+		['true', true],
+	])('refuses %s as the link before any request', async (_kind, link) => {
+		const { context, sent } = fakeExecuteFunctions({
+			parameters: { ...PARAMETERS, link },
+			items: [{ json: row }],
+			responses: [wav()],
+		});
+		await expect(router.call(context)).rejects.toThrow(/Recording Link: is .+, not a link/);
+		expect(sent).toEqual([]);
+	});
+
 	it('refuses an empty link or field name before any request', async () => {
 		const empty = await download('  ', [wav()]).catch((caught: Error) => caught);
 		expect(String(empty)).toContain('Recording Link: is empty');
