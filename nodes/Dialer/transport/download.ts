@@ -8,7 +8,13 @@ import type {
 
 import { bodyStream } from './body';
 import { fileBody, readStart, release } from './fileBody';
-import { describeBody, fileError, networkFailure } from './errors';
+import {
+	describeBody,
+	fileError,
+	networkFailure,
+	TIMED_OUT,
+	UNTRUSTED_CERTIFICATE,
+} from './errors';
 import { cancelSignalOf, serverFor } from './request';
 import { fileNameOf, fileTypeOf, isPageType, looksLikePage } from './fileNames';
 
@@ -117,8 +123,8 @@ export async function downloadFile(this: FileContext, file: FileRequest): Promis
 			itemIndex: file.itemIndex,
 		});
 	const broken = (error: unknown, status?: number) => {
-		const { problem } = networkFailure(error, deadline);
-		return fail(problem, 'Retry later, or raise Options → Timeout for long recordings.', status);
+		const { problem, hint } = networkFailure(error, deadline);
+		return fail(problem, networkHint(problem, url!, dialerOrigin) ?? hint, status);
 	};
 	if (!url) {
 		throw fail('not a web link', 'The link must be an http(s) URL or a path on the dialer.');
@@ -221,6 +227,23 @@ export async function downloadFile(this: FileContext, file: FileRequest): Promis
 	// No check of the bytes against Content-Length: n8n's client decodes a gzip body and drops
 	// Content-Encoding but keeps the compressed length, and fails a body cut short by itself.
 	return binary;
+}
+
+/**
+ * The hint for a download that got no (whole) answer; undefined where the API's fits (a link on
+ * the dialer: its base URL and credential).
+ */
+function networkHint(problem: string, url: URL, dialerOrigin?: string): string | undefined {
+	if (problem === TIMED_OUT) return 'Retry later, or raise Options → Timeout for long recordings.';
+	if (url.origin === dialerOrigin) return undefined;
+	if (problem === UNTRUSTED_CERTIFICATE) {
+		return (
+			`n8n does not trust the certificate of ${url.host}. The credential's Ignore SSL Issues ` +
+			'applies only to the dialer: ask for links with a trusted certificate, or give n8n the ' +
+			'authority that signed it (NODE_EXTRA_CA_CERTS).'
+		);
+	}
+	return `The link points to ${url.host}, not the dialer: check that n8n can reach that server.`;
 }
 
 const megabytes = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;

@@ -85,6 +85,9 @@ export function hintForStatus(status: number): string {
 	return 'The dialer did not accept the request. Check the parameters and the credential.';
 }
 
+export const TIMED_OUT = 'no answer in time';
+export const UNTRUSTED_CERTIFICATE = 'TLS certificate not trusted';
+
 const NETWORK_HINTS: Array<[RegExp, string, string]> = [
 	[
 		/ECONNREFUSED/,
@@ -98,7 +101,7 @@ const NETWORK_HINTS: Array<[RegExp, string, string]> = [
 	],
 	[
 		/ETIMEDOUT|ECONNABORTED|timeout/i,
-		'no answer in time',
+		TIMED_OUT,
 		'The dialer did not answer in time. Narrow the report period or retry later.',
 	],
 	[
@@ -108,7 +111,7 @@ const NETWORK_HINTS: Array<[RegExp, string, string]> = [
 	],
 	[
 		/CERT|SSL|TLS|self[- ]signed/i,
-		'TLS certificate not trusted',
+		UNTRUSTED_CERTIFICATE,
 		'The server certificate could not be verified. For an on-premise server with a ' +
 			'self-signed certificate, turn on "Ignore SSL Issues" in the credential.',
 	],

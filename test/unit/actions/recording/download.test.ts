@@ -229,6 +229,32 @@ describe('Recording → Download', () => {
 		},
 	);
 
+	const networkError = (code: string) =>
+		Object.assign(new Error(`request failed ${code}`), { code });
+	const STORAGE = 'https://storage.test/gravacoes/a1.wav';
+	it.each([
+		['the dialer', 'DEPTH_ZERO_SELF_SIGNED_CERT', row.arquivo, /Ignore SSL Issues/, /Timeout/],
+		[
+			'another server',
+			'DEPTH_ZERO_SELF_SIGNED_CERT',
+			STORAGE,
+			/storage\.test.*Ignore SSL Issues applies only to the dialer/,
+			/Timeout/,
+		],
+		['the dialer', 'ECONNREFUSED', row.arquivo, /host and the port/, /Timeout/],
+		['another server', 'ENOTFOUND', STORAGE, /storage\.test/, /Timeout|credential/],
+		['another server', 'ETIMEDOUT', STORAGE, /raise Options → Timeout/, /credential/],
+	])(
+		'gives a hint that fits a network failure on %s (%s)',
+		async (_server, code, link, hint, notHint) => {
+			const error = (await download(link, [{ throws: networkError(code) }]).catch(
+				(caught: Error) => caught,
+			)) as Error & { description?: string };
+			expect(error.description).toMatch(hint);
+			expect(error.description).not.toMatch(notHint);
+		},
+	);
+
 	it("fails a body the connection cuts short, as n8n's client reports it", async () => {
 		const aborted = Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
 		await expect(download(row.arquivo, [{ ...wav(), breaksOff: aborted }])).rejects.toThrow(
