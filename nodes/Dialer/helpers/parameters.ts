@@ -147,7 +147,27 @@ export function presetRange(preset: PeriodPreset, now: DateTime): DateRange {
 }
 
 const FOURTEEN_DIGITS = /^\d{14}$/;
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const DATE_ONLY = /^(\d{4}-\d{2}-\d{2}|\d{2}\/\d{2}\/\d{4})$/;
+// How the reports write times (getHC2's horario, de and ate; the other reports' row times; CSV
+// dates), so a row's time can start the next read.
+const REPORT_FORMATS = [
+	'yyyy-MM-dd HH:mm:ss',
+	'yyyy-MM-dd HH:mm',
+	'dd/MM/yyyy HH:mm:ss',
+	'dd/MM/yyyy HH:mm',
+	'dd/MM/yyyy',
+];
+
+/** Text in ISO 8601 or as the reports write times, in `zone` unless it carries an offset. */
+function fromText(text: string, zone: string): DateTime {
+	const iso = DateTime.fromISO(text, { zone });
+	if (iso.isValid) return iso.setZone(zone);
+	for (const format of REPORT_FORMATS) {
+		const parsed = DateTime.fromFormat(text, format, { zone });
+		if (parsed.isValid) return parsed;
+	}
+	return iso;
+}
 
 function isLuxonLike(value: unknown): value is { toISO(): string | null } {
 	// Expressions hand over n8n's own luxon DateTime, which may be another copy of the class.
@@ -157,10 +177,10 @@ function isLuxonLike(value: unknown): value is { toISO(): string | null } {
 }
 
 /**
- * Reads a date picker value or an expression result (ISO string, 14-digit string, luxon DateTime
- * or JS Date) as a moment in `zone`. Values without an offset are wall-clock times in `zone`;
- * values with one are converted to it. A date without time means the start of that day, or its
- * end when `dateOnlyMeans` is 'endOfDay'.
+ * Reads a date picker value or an expression result (ISO string, 14-digit string, a time as the
+ * reports write it, luxon DateTime or JS Date) as a moment in `zone`. Values without an offset
+ * are wall-clock times in `zone`; values with one are converted to it. A date without time means
+ * the start of that day, or its end when `dateOnlyMeans` is 'endOfDay'.
  */
 export function parseDateTime(
 	value: unknown,
@@ -169,8 +189,8 @@ export function parseDateTime(
 	dateOnlyMeans: 'startOfDay' | 'endOfDay' = 'startOfDay',
 ): DateTime {
 	const fix =
-		'Use the date picker, an ISO 8601 value such as 2026-11-21T08:00:00, or 14 digits such as ' +
-		'20261121080000.';
+		'Use the date picker, an ISO 8601 value such as 2026-11-21T08:00:00, 14 digits such as ' +
+		'20261121080000, or a time as the reports write it, such as 21/11/2026 08:00:00.';
 	let parsed: DateTime;
 	if (value instanceof Date) {
 		parsed = DateTime.fromJSDate(value, { zone });
@@ -181,7 +201,7 @@ export function parseDateTime(
 		if (FOURTEEN_DIGITS.test(text)) {
 			parsed = DateTime.fromFormat(text, API_DATE_TIME_FORMAT, { zone });
 		} else {
-			parsed = DateTime.fromISO(text, { zone }).setZone(zone);
+			parsed = fromText(text, zone);
 			if (parsed.isValid && DATE_ONLY.test(text) && dateOnlyMeans === 'endOfDay') {
 				parsed = parsed.endOf('day');
 			}

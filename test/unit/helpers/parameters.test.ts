@@ -103,6 +103,25 @@ describe('custom dates', () => {
 		expect(toApiDateTime(parseDateTime('20261121080000', zone, 'Start'))).toBe('20261121080000');
 	});
 
+	it.each([
+		['getHC2 horario', '2026-11-21 08:15:00', '20261121081500'],
+		['getRQ4 datahora, getFP1 data, getRE2 data_hora', '21/11/2026 08:15:00', '20261121081500'],
+		['getHC2 de and ate', '21/11/2026 08:15', '20261121081500'],
+		['a date of the CSV exports', '21/11/2026', '20261121000000'],
+	])(
+		'reads a time written as the reports write it (%s: %s) on the dialer clock',
+		(_field, text, sent) => {
+			expect(toApiDateTime(parseDateTime(text, zone, 'Start'))).toBe(sent);
+		},
+	);
+
+	it('reads a report date without time as the end of that day when it ends a range', () => {
+		expect(api(customRange('20/11/2026', '21/11/2026', zone))).toEqual([
+			'20261120000000',
+			'20261121235959',
+		]);
+	});
+
 	it('reads a date without time as the end of that day when it ends a range', () => {
 		const range = customRange('2026-11-20', '2026-11-21', zone);
 		expect(api(range)).toEqual(['20261120000000', '20261121235959']);
@@ -113,6 +132,8 @@ describe('custom dates', () => {
 		['yesterday-ish', 'not a valid date'],
 		['20261332000000', 'not a valid date'],
 		['2026-02-30', 'not a valid date'],
+		['31/02/2026 10:00:00', 'not a valid date'],
+		['11/21/2026 10:00:00', 'not a valid date'],
 		[12345, 'is empty or not a date'],
 	])('rejects %p, naming the parameter and how to fix it', (value, problem) => {
 		expect(() => parseDateTime(value, zone, 'Start')).toThrow(ParameterError);

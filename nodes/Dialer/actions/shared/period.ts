@@ -37,8 +37,8 @@ export const periodProperties: INodeProperties[] = [
 		displayOptions: { show: { period: ['custom'] } },
 		description:
 			"First moment of the range (inclusive), on the dialer's clock unless it carries an offset. " +
-			'Accepts the date picker, ISO 8601 text (2026-11-21T08:00:00) or 14 digits ' +
-			'(20261121080000).',
+			'Accepts the date picker, ISO 8601 text (2026-11-21T08:00:00), 14 digits ' +
+			'(20261121080000) or a time as the reports write it (21/11/2026 08:00:00).',
 	},
 	{
 		displayName: 'End',
