@@ -55,11 +55,13 @@ export function limitedItems(
 
 function upToLimit(this: IExecuteFunctions, itemIndex: number, rows: IDataObject[]): IDataObject[] {
 	if (this.getNodeParameter('returnAll', itemIndex) as boolean) return rows;
-	const limit = this.getNodeParameter('limit', itemIndex) as number;
-	if (!Number.isInteger(limit) || limit < 1) {
+	const value: unknown = this.getNodeParameter('limit', itemIndex);
+	// An expression gives text ("10", from a sheet or a form): n8n does not convert it.
+	const limit = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
 		throw new ParameterError(
 			'Limit',
-			`${limit} is not a positive whole number`,
+			`${String(value)} is not a positive whole number`,
 			'Set Limit to 1 or more, or turn on Return All.',
 		);
 	}

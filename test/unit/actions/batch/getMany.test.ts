@@ -30,18 +30,20 @@ describe('Batch → Get Many', () => {
 		]);
 	});
 
-	it('limits the list when Return All is off', async () => {
-		const lotes = Array.from({ length: 10 }, (_, id) => ({ id, descricao: `L${id}` }));
-		const { items } = await runNode({
-			parameters: {
-				resource: 'batch',
-				operation: 'getMany',
-				returnAll: false,
-				limit: 3,
-				filters: {},
-			},
+	const lotes = Array.from({ length: 10 }, (_, id) => ({ id, descricao: `L${id}` }));
+	const limited = (limit: unknown) =>
+		runNode({
+			parameters: { resource: 'batch', operation: 'getMany', returnAll: false, limit, filters: {} },
 			responses: [{ body: { data: { lotes } } }],
 		});
+
+	// An expression hands a Limit read from a sheet or a form over as text: n8n does not convert it.
+	it.each([3, '3', ' 3 '])('limits the list to %p when Return All is off', async (limit) => {
+		const { items } = await limited(limit);
 		expect(items).toHaveLength(3);
+	});
+
+	it.each([0, 2.5, '', 'three', '3 items'])('refuses a Limit of %p', async (limit) => {
+		await expect(limited(limit)).rejects.toThrow(/Limit: .* is not a positive whole number/);
 	});
 });
