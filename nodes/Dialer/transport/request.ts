@@ -121,12 +121,11 @@ export function encodeForm(fields: ApiFields): string {
 function timeoutFor(context: DialerContext, endpoint: ApiEndpoint, itemIndex?: number): number {
 	// List searches in the editor have no item and no options.
 	if (itemIndex === undefined) return endpoint.defaultTimeout;
-	const timeout = (context as IExecuteFunctions).getNodeParameter(
-		'options.timeout',
-		itemIndex,
-		0,
-	) as number;
-	return typeof timeout === 'number' && timeout > 0 ? timeout : endpoint.defaultTimeout;
+	// An expression gives text ("60000"), which n8n does not convert for a collection's option.
+	const timeout = Number(
+		(context as IExecuteFunctions).getNodeParameter('options.timeout', itemIndex, 0),
+	);
+	return timeout > 0 ? timeout : endpoint.defaultTimeout;
 }
 
 /** The cancel signal of the running execution (not there in the editor's list searches). */

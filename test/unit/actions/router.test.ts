@@ -148,6 +148,23 @@ describe('many items and continue on fail', () => {
 		expect(report.sent[0].options.timeout).toBe(300_000);
 	});
 
+	// n8n does not convert an expression's text to a number for a collection's option.
+	it.each(['1500', ' 1500 '])(
+		'uses an Options → Timeout an expression gives as %p',
+		async (timeout) => {
+			const { context, sent } = fakeExecuteFunctions({
+				parameters: {
+					resource: 'audio',
+					operation: 'deactivate',
+					audioId: '1',
+					options: { timeout },
+				},
+			});
+			await router.call(context);
+			expect(sent[0].options.timeout).toBe(1500);
+		},
+	);
+
 	it('keeps server errors as NodeApiError with the HTTP status', async () => {
 		const { context } = fakeExecuteFunctions({
 			parameters: { ...parameters, audioId: '9' },
