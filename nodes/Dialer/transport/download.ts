@@ -16,7 +16,7 @@ import {
 	UNTRUSTED_CERTIFICATE,
 } from './errors';
 import { cancelSignalOf, serverFor } from './request';
-import { fileNameOf, fileTypeOf, isPageType, looksLikePage } from './fileNames';
+import { fileNameOf, fileTypeOf, fromRawUtf8, isPageType, looksLikePage } from './fileNames';
 
 /** A file the dialer links to (a call recording), and what to call it in messages and on disk. */
 export interface FileRequest {
@@ -160,7 +160,8 @@ export async function downloadFile(this: FileContext, file: FileRequest): Promis
 			headers: response.headers ?? {},
 			body: response.body,
 		};
-		const location = header(answer.headers, 'location');
+		// Raw UTF-8 in a Location (PHP's header() sends accents as they are) is read as a browser does.
+		const location = fromRawUtf8(header(answer.headers, 'location'));
 		if (answer.status < 300 || answer.status > 399 || location === '') break;
 		release(answer.body);
 		const next = resolveLink(location, url.href);

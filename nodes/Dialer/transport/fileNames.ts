@@ -103,7 +103,7 @@ export function dispositionName(disposition: string): string | undefined {
  * Node reads header bytes as Latin-1, so a name a server sent as raw UTF-8 ("gravação") arrives as
  * "gravaÃ§Ã£o": read it as UTF-8 again when its bytes are valid UTF-8, else keep it as it came.
  */
-function fromRawUtf8(name: string): string {
+export function fromRawUtf8(name: string): string {
 	const bytes = Buffer.from(name, 'latin1');
 	if (bytes.toString('latin1') !== name || bytes.every((byte) => byte < 0x80)) return name;
 	const decoded = bytes.toString('utf8');

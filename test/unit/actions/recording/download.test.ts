@@ -103,6 +103,13 @@ describe('Recording → Download', () => {
 		expect(sent[1]).toMatchObject({ url: `${DIALER}/ipbox/gravacoes/b2.wav`, authenticated: true });
 	});
 
+	it('follows a Location sent as raw UTF-8 bytes to the path a browser would', async () => {
+		// PHP's header('Location: /ipbox/gravações/…') sends the bytes; Node reads them as Latin-1.
+		const location = Buffer.from('/ipbox/gravações/b 2.wav').toString('latin1');
+		const { sent } = await download(row.arquivo, [{ status: 302, headers: { location } }, wav()]);
+		expect(sent[1].url).toBe(`${DIALER}/ipbox/grava%C3%A7%C3%B5es/b%202.wav`);
+	});
+
 	it('stops a redirect loop', async () => {
 		await expect(
 			download(row.arquivo, [{ status: 302, headers: { location: row.arquivo } }]),
