@@ -15,6 +15,7 @@ const faultKinds: readonly FaultKind[] = [
 	'slowBody',
 	'redirect',
 	'compressed',
+	'untyped',
 	'body',
 ];
 

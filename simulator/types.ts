@@ -59,6 +59,7 @@ export type FaultKind =
 	| 'slowBody'
 	| 'redirect'
 	| 'compressed'
+	| 'untyped'
 	// An answer given by the test (`body`):
 	| 'body';
 

@@ -1,7 +1,7 @@
 /**
  * Recording downloads on the dialer's own origin (`/<segment>/gravacoes/<uid>.wav`, GET with the
  * token) and their faults: a missing file, a login page with 200, a slow body, a redirect to the
- * storage server, a body compressed by the web server.
+ * storage server, a body compressed by the web server, a file typed as a page by a script.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -84,10 +84,15 @@ export async function answerRecording(
 		res.end(body);
 		return 200;
 	}
+	// A download script that sets no type gets PHP's default, and often sends no name either.
+	const headers: Record<string, string> =
+		fault?.kind === 'untyped'
+			? { 'content-type': 'text/html; charset=UTF-8' }
+			: { 'content-disposition': `attachment; filename="${name}"` };
 	await sendRecording(
 		res,
 		call,
-		{ 'content-disposition': `attachment; filename="${name}"` },
+		headers,
 		fault?.kind === 'slowBody' ? (fault.bytesPerSecond ?? SLOW_BYTES_PER_SECOND) : undefined,
 	);
 	return 200;

@@ -163,6 +163,14 @@ describe('faults of one recording, the others untouched', () => {
 		expect(gunzipSync(body).equals(sim.recordings.file(target.protocolo)!)).toBe(true);
 	});
 
+	it("untyped sends the file as PHP's default text/html, without a name", async () => {
+		sim.faults.add({ operation: 'recording', kind: 'untyped', recording: target.protocolo });
+		const { headers, body } = await download(target.arquivo);
+		expect(headers['content-type']).toBe('text/html; charset=UTF-8');
+		expect(headers['content-disposition']).toBeUndefined();
+		expect(body.equals(sim.recordings.file(target.protocolo)!)).toBe(true);
+	});
+
 	it('redirect sends the dialer request to the storage server, which records the token', async () => {
 		sim.faults.add({ operation: 'recording', kind: 'redirect', recording: target.protocolo });
 		const redirect = await download(target.arquivo);

@@ -16,7 +16,15 @@ import {
 	UNTRUSTED_CERTIFICATE,
 } from './errors';
 import { cancelSignalOf, serverFor } from './request';
-import { fileNameOf, fileTypeOf, fromRawUtf8, isPageType, looksLikePage } from './fileNames';
+import {
+	audioTypeOf,
+	fileNameOf,
+	fileTypeOf,
+	fromRawUtf8,
+	isPageType,
+	looksLikePage,
+	relabel,
+} from './fileNames';
 
 /** A file the dialer links to (a call recording), and what to call it in messages and on disk. */
 export interface FileRequest {
@@ -185,25 +193,25 @@ export async function downloadFile(this: FileContext, file: FileRequest): Promis
 	if (status < 200 || status > 299) {
 		throw fail(await received(), hintForFileStatus(status), status);
 	}
-	if (isPageType(contentType)) {
-		throw fail(
-			`received ${contentType.split(';')[0]} instead of a file: ${await received()}`,
-			PAGE_HINT,
-			status,
-		);
-	}
 	const announced = Number(header(headers, 'content-length') || NaN);
 	if (announced > file.maxBytes) {
 		release(answer.body);
 		throw fail(`the file is ${megabytes(announced)}, above the size limit`, SIZE_HINT, status);
 	}
 
+	// A page's type may label audio all the same (PHP's default, text/html): its bytes decide.
+	const labelledPage = isPageType(contentType);
+	let audioType: string | undefined;
 	let bytes = 0;
 	let problem: { text: string; hint: string } | undefined;
 	const check = (chunk: Buffer) => {
-		if (bytes === 0 && looksLikePage(chunk)) {
-			const text = `received a page instead of a file: ${describeBody(chunk.toString('utf8'))}`;
-			problem = { text, hint: PAGE_HINT };
+		if (bytes === 0 && chunk.length > 0) {
+			audioType = audioTypeOf(chunk);
+			if (labelledPage ? !audioType : looksLikePage(chunk)) {
+				const what = labelledPage ? contentType.split(';')[0] : 'a page';
+				const text = `received ${what} instead of a file: ${describeBody(chunk.toString())}`;
+				problem = { text, hint: PAGE_HINT };
+			}
 		}
 		bytes += chunk.length;
 		if (bytes > file.maxBytes) {
@@ -224,6 +232,9 @@ export async function downloadFile(this: FileContext, file: FileRequest): Promis
 	}
 	if (bytes === 0) {
 		throw fail('received an empty file', 'Check the link; the server sent no bytes.', status);
+	}
+	if (labelledPage && audioType) {
+		relabel(binary, fileNameOf(headers, url, file.fallbackName, audioType), audioType);
 	}
 	// No check of the bytes against Content-Length: n8n's client decodes a gzip body and drops
 	// Content-Encoding but keeps the compressed length, and fails a body cut short by itself.

@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IBinaryData, IDataObject } from 'n8n-workflow';
 
 /** The name and type of a downloaded file, from the answer first and the link after. */
 
@@ -45,6 +45,30 @@ const mediaType = (contentType: string) => contentType.split(';')[0].trim().toLo
 export function isPageType(contentType: string): boolean {
 	const type = mediaType(contentType);
 	return type.startsWith('text/') || /^application\/(.+\+)?(json|xml|xhtml\+xml)$/.test(type);
+}
+
+// The first bytes of the audio formats recordings come in.
+const AUDIO_SIGNATURES: Array<[RegExp, string]> = [
+	[/^RIFF/, 'audio/wav'],
+	[/^(ID3|\u00FF[\u00E0-\u00FF])/, 'audio/mpeg'],
+	[/^OggS/, 'audio/ogg'],
+	[/^fLaC/, 'audio/flac'],
+];
+
+/** The audio type a body's first bytes show, if any. */
+export function audioTypeOf(start: Buffer): string | undefined {
+	const text = start.subarray(0, 4).toString('latin1');
+	return AUDIO_SIGNATURES.find(([signature]) => signature.test(text))?.[1];
+}
+
+/** A stored file named and typed anew, by its bytes, when the answer's type was a page's. */
+export function relabel(binary: IBinaryData, fileName: string, type: string): void {
+	Object.assign(binary, {
+		fileName,
+		mimeType: type,
+		fileExtension: EXTENSIONS_BY_TYPE[type],
+		fileType: 'audio',
+	});
 }
 
 /** A body that starts like a web page or a JSON message, whatever its Content-Type said. */

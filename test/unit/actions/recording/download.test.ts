@@ -171,6 +171,32 @@ describe('Recording → Download', () => {
 		).rejects.toThrow(/\(HTTP 200\): received text\/html instead of a file: Acesso Senha/);
 	});
 
+	it.each([
+		[
+			"a PHP script's default type",
+			'https://s.test/ipbox/download.php?id=9',
+			'text/html; charset=UTF-8',
+			WAV,
+			'20261124000042.wav',
+			'audio/wav',
+		],
+		["an old web server's default type", row.arquivo, 'text/plain', WAV, 'a1.wav', 'audio/wav'],
+		[
+			"a PHP script's default type",
+			'https://s.test/ipbox/ouvir.php?id=9',
+			'text/html',
+			Buffer.concat([Buffer.from('ID3'), Buffer.alloc(500, 1)]),
+			'20261124000042.mp3',
+			'audio/mpeg',
+		],
+	])(
+		'stores audio labelled with %s, by its first bytes',
+		async (_label, link, contentType, body, fileName, mimeType) => {
+			const { items } = await download(link, [{ contentType, body }]);
+			expect(items[0].binary?.recording).toMatchObject({ fileName, mimeType });
+		},
+	);
+
 	it('refuses a page sent as octet-stream, by its first bytes', async () => {
 		await expect(
 			download(row.arquivo, [
