@@ -175,13 +175,16 @@ it('a redirect from the dialer to the storage origin arrives there without the t
 	);
 });
 
-it('a recording the web server sent gzip-compressed is stored as the file itself', async () => {
-	const { calls, period } = callsAtNight([true]);
-	dialer.sim.faults.add({ operation: 'recording', kind: 'compressed' });
+it('a recording sent gzip-compressed, or typed text/html by a script, is stored as the file itself', async () => {
+	const { calls, period } = callsAtNight([true, true]);
+	const [compressed, untyped] = calls.map((call) => call.protocolo!);
+	dialer.sim.faults.add({ operation: 'recording', kind: 'compressed', recording: compressed });
+	dialer.sim.faults.add({ operation: 'recording', kind: 'untyped', recording: untyped });
 	const { status, items } = await dialer.run(report(period), { after: describeFile });
 	dialer.sim.faults.clear();
 	expect(status).toBe(200);
-	expectRecordings(items, calls, [true]);
+	expectRecordings(items, calls, [true, true]);
+	expect(byProtocol(items)[1].fileName).toMatch(/^[^/]+\.wav$/);
 });
 
 describe('a missing file and a login page with 200', () => {
@@ -251,6 +254,54 @@ it('Recording → Download takes relative and absolute links from input items', 
 			'/ipbox/gravacoes/nao-existe.wav (HTTP 404): 404 Not Found',
 	);
 	expect(JSON.stringify(items[2])).not.toContain('sessao');
+});
+
+it('Recording → Download with continue on fail: a stalled body stops at Timeout, a file above Max File Size is refused, the others keep theirs, in order', async () => {
+	const at = DateTime.now().minus({ days: 3 }).toMillis();
+	const [stalled, large, fine, alsoFine] = [3, 70, 2, 4].map(
+		(durationSeconds, index) =>
+			dialer.sim.rows.add({
+				report: 'getRQ4',
+				at: at + index * 1000,
+				durationSeconds,
+				recorded: true,
+			})[0],
+	);
+	dialer.sim.faults.add({
+		operation: 'recording',
+		kind: 'slowBody',
+		recording: stalled.protocolo,
+		bytesPerSecond: 1,
+	});
+	const uidOf = (call: ArrivedRow) => dialer.sim.data.calls[call.id - 1].uid;
+	const inputs = [stalled, large, fine, alsoFine].map((call) => ({
+		protocolo: call.protocolo,
+		arquivo: `/ipbox/gravacoes/${encodeURIComponent(uidOf(call))}.wav`,
+	}));
+	const { items } = await dialer.run(
+		{
+			resource: 'recording',
+			operation: 'download',
+			link: '={{ $json.arquivo }}',
+			binaryPropertyName: FIELD,
+			maxFileSize: 1,
+			options: { parallelRequests: 2, timeout: 1500 },
+		},
+		{ items: inputs, continueOnFail: true, after: describeFile },
+	);
+	dialer.sim.faults.clear();
+	expect(items).toHaveLength(4);
+	expect(items[0].error).toMatch(
+		new RegExp(`recording of call ${stalled.protocolo} .*: no answer in time`),
+	);
+	expect(items[1].error).toMatch(/the file is 1\.1 MB, above the size limit/);
+	expect(items.slice(2)).toEqual([
+		expect.objectContaining({ protocolo: fine.protocolo, sha256: fileHash(fine.protocolo) }),
+		expect.objectContaining({
+			protocolo: alsoFine.protocolo,
+			sha256: fileHash(alsoFine.protocolo),
+		}),
+	]);
 });
 
 it('the Report Trigger hands each new call over with its recording, and never stops on one', async () => {
