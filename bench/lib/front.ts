@@ -3,7 +3,10 @@
  * URL. A node:http server on 127.0.0.1 that hands each request to undici's BalancedPool (weighted
  * round robin over the upstreams; an upstream that fails loses weight), and answers with what the
  * processor answered. When the client gives up (the dialer's 5 s), the request to the processor
- * is aborted too, as a proxy closing its upstream connection would.
+ * is aborted too, as a proxy closing its upstream connection would. With `retryRefused`, a request
+ * whose connection a processor refused (it was never sent) is sent again, up to twice per
+ * processor, so it reaches a live one, as nginx does by default
+ * (`proxy_next_upstream error`, also for POST since nothing was sent).
  */
 import { once } from 'node:events';
 import http from 'node:http';
@@ -41,8 +44,16 @@ function endToEnd(
 	);
 }
 
-export async function startWebhookFront(): Promise<WebhookFront> {
+/** The processor's port was closed: the request never reached it. */
+function wasRefused(error: unknown): boolean {
+	return (error as NodeJS.ErrnoException).code === 'ECONNREFUSED';
+}
+
+export async function startWebhookFront(
+	options: { retryRefused?: boolean } = {},
+): Promise<WebhookFront> {
 	const pool = new BalancedPool([]);
+	let upstreamCount = 0;
 	const server = http.createServer((req, res) => {
 		const gaveUp = new AbortController();
 		res.on('close', () => {
@@ -50,13 +61,24 @@ export async function startWebhookFront(): Promise<WebhookFront> {
 		});
 		void (async () => {
 			try {
-				const answer = await pool.request({
-					method: req.method as 'POST',
-					path: req.url ?? '/',
-					headers: endToEnd(req.headers),
-					body: req.method === 'GET' || req.method === 'HEAD' ? undefined : req,
-					signal: gaveUp.signal,
-				});
+				const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+				// Kept to be sent again; webhook deliveries are small.
+				const body =
+					hasBody && options.retryRefused ? Buffer.concat(await req.toArray()) : undefined;
+				const send = () =>
+					pool.request({
+						method: req.method as 'POST',
+						path: req.url ?? '/',
+						headers: endToEnd(req.headers),
+						body: hasBody ? (body ?? req) : undefined,
+						signal: gaveUp.signal,
+					});
+				let answer = await send().catch((error: unknown) => ({ error }));
+				for (let tries = 1; 'error' in answer && tries < upstreamCount * 2; tries++) {
+					if (!options.retryRefused || !wasRefused(answer.error)) break;
+					answer = await send().catch((error: unknown) => ({ error }));
+				}
+				if ('error' in answer) throw answer.error;
 				res.writeHead(answer.statusCode, endToEnd(answer.headers));
 				await pipeline(answer.body, res);
 			} catch (error) {
@@ -74,6 +96,7 @@ export async function startWebhookFront(): Promise<WebhookFront> {
 		url: `http://127.0.0.1:${port}`,
 		route: (upstreams) => {
 			for (const upstream of upstreams) pool.addUpstream(upstream);
+			upstreamCount += upstreams.length;
 		},
 		close: async () => {
 			server.closeAllConnections();

@@ -1,22 +1,27 @@
 /**
  * What the fault harness (./faults.ts) watches besides the shift: the Dialer Report Trigger
- * polling across a PostgreSQL restart, and live-alert waits across a killed worker.
+ * polling across a PostgreSQL restart, and the live over-limit alert example across a killed
+ * worker.
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { mkdir, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 
 import type { DialerSimulator } from '../../simulator/types';
-import type { Credential } from '../n8n/api';
+import { configureExample } from '../demo';
+import { waitUntilServed, type Credential, type WorkflowInput } from '../n8n/api';
+import { AgentTable } from '../n8n/dataTables';
 import {
-	createTriggerFlow,
-	DIALER_TYPE,
 	pollEvery3Seconds,
 	REPORT_TRIGGER_TYPE,
 	sleep,
-	usesCredential,
+	TRIGGER_TYPE,
+	triggerUrl,
 } from '../n8n/dialer';
-import { countBy, SELECTED_EVENTS } from './burst';
-import { settledExecutions, shiftEvents } from './shift';
+import { countBy } from './burst';
+import { settledExecutions } from './shift';
 import type { QueueModeStack } from './stack';
 
 const REPORT_TRIGGER = 'Dialer Report Trigger';
@@ -104,79 +109,113 @@ export async function reportTriggerWatch(
 	};
 }
 
-/** Alerts after a wait n8n keeps in the worker's memory (under 65 s), and after one it parks. */
-const WAITS_SECONDS = [20, 70];
-const WAITING_EVENTS = 10;
+/** Pause limits: one a worker keeps in memory while it waits (under 65 s), one n8n parks. */
+const PAUSE_LIMITS_SECONDS = [30, 75];
+const PAUSES_PER_LIMIT = 10;
+const ALERT_EXAMPLE = path.resolve(
+	__dirname,
+	'..',
+	'..',
+	'examples',
+	'live-pause-alerts-to-file.json',
+);
+const ALERT_LOG = 'over-limit-pauses.log';
 
 /**
- * Live-alert waits: each of WAITING_EVENTS events waits 20 s (in the worker's memory) in one
- * workflow and 70 s (parked in the database) in another before its alert step (a Dialer call).
- * Sent now, before the worker fault; `finish` says how many alerts ran and how late.
+ * Live over-limit alerts across a killed worker: the example "Live over-limit pause alerts to a
+ * log file" as a user deploys it (agents' data table, output folder under n8n's allowed
+ * ~/.n8n-files), and PAUSES_PER_LIMIT agents pausing now with each limit who stay paused, so each
+ * pause must be alerted exactly once, at its limit. `finish` reads the example's log file: which
+ * pauses were alerted once, never or twice, and how long after their limit.
  */
-export async function waitingAlerts(
+export async function liveAlertWatch(
 	stack: QueueModeStack,
 	sim: DialerSimulator,
 	credential: Credential,
 	secret: string,
 ) {
-	const flows = await Promise.all(
-		WAITS_SECONDS.map((seconds) =>
-			createTriggerFlow(stack.api, {
-				name: `faults wait ${seconds} s`,
-				credential,
-				events: SELECTED_EVENTS,
-				timezone: 'America/Sao_Paulo',
-				after: [
-					{
-						name: 'Wait',
-						type: 'n8n-nodes-base.wait',
-						typeVersion: 1.1,
-						webhookId: randomUUID(),
-						parameters: { resume: 'timeInterval', amount: seconds, unit: 'seconds' },
-					},
-					{
-						name: 'Alert',
-						type: DIALER_TYPE,
-						typeVersion: 1,
-						parameters: { resource: 'team', operation: 'getMany', returnAll: true, filters: {} },
-						credentials: usesCredential(credential),
-					},
-				],
+	const table = await AgentTable.create(stack.api);
+	const outputFolder = path.join(
+		os.homedir(),
+		'.n8n-files',
+		`dialer-faults-${randomUUID().slice(0, 8)}`,
+	);
+	await mkdir(outputFolder, { recursive: true });
+	const example = JSON.parse(readFileSync(ALERT_EXAMPLE, 'utf8')) as WorkflowInput;
+	const configured = configureExample(example, credential, outputFolder, table);
+	const workflow = await stack.api.createWorkflow({
+		...configured,
+		nodes: configured.nodes.map((node) =>
+			node.webhookId ? { ...node, webhookId: randomUUID() } : node,
+		),
+	});
+	await stack.api.activateWorkflow(workflow.id);
+	const trigger = workflow.nodes.find((node) => node.type === TRIGGER_TYPE)!;
+	const url = triggerUrl(stack.api, trigger.webhookId!);
+	await waitUntilServed(url);
+	const receiver = sim.webhooks.register({ url, secret });
+	const udate = Math.floor(Date.now() / 1000);
+	const pauses = PAUSE_LIMITS_SECONDS.flatMap((limit, group) =>
+		Array.from({ length: PAUSES_PER_LIMIT }, (_, index) => ({
+			agentId: 9000 + group * 100 + index,
+			limit,
+			limitAt: (udate + limit) * 1000,
+		})),
+	);
+	const answers = await Promise.all(
+		pauses.map(({ agentId, limit }) =>
+			sim.webhooks.emit({
+				evento: 'agente.pause_in',
+				estado: 'paused',
+				usuario_id: agentId,
+				t: udate,
+				udate,
+				durmax: limit,
+				pausa_id: agentId,
 			}),
 		),
 	);
-	const receivers = flows.map((flow) => sim.webhooks.register({ url: flow.url, secret }));
-	const agents = sim.data.agents.map((agent) => agent.id);
-	const sentAt = Date.now();
-	await Promise.all(shiftEvents(WAITING_EVENTS, agents, 5000).map((e) => sim.webhooks.emit(e)));
-	for (const id of receivers) sim.webhooks.unregister(id);
+	sim.webhooks.unregister(receiver);
+	const refused = answers.flat().filter((delivery) => delivery.status !== 200).length;
+	if (refused) throw new Error(`${refused} pauses were not accepted before the fault`);
 	return {
-		finish: async () =>
-			Object.fromEntries(
-				await Promise.all(
-					flows.map(async (flow, index) => {
-						const seconds = WAITS_SECONDS[index];
-						const executions = await settledExecutions(
-							stack.api,
-							flow.workflow.id,
-							WAITING_EVENTS,
-							{
-								// A parked wait changes nothing for 70 s; a dead worker's for up to 90 s.
-								quietMs: 120_000,
-								maxMs: 240_000,
-							},
-						);
-						const late = executions
-							.filter((e) => e.status === 'success' && e.stoppedAt)
-							.map((e) => (Date.parse(e.stoppedAt!) - sentAt) / 1000 - seconds);
-						const summary = {
-							alerts: WAITING_EVENTS,
-							executions: countBy(executions, (e) => e.status),
-							latestSeconds: Number(Math.max(0, ...late).toFixed(1)),
-						};
-						return [`wait ${seconds} s`, summary] as const;
-					}),
-				),
-			),
+		finish: async () => {
+			const executions = await settledExecutions(stack.api, workflow.id, pauses.length, {
+				// A dead worker's executions end when n8n finds them stalled (up to 90 s by default).
+				quietMs: 100_000,
+				maxMs: 240_000,
+			});
+			const lines = await readFile(path.join(outputFolder, ALERT_LOG), 'utf8').catch(() => '');
+			const alertedAt = new Map<number, number[]>();
+			for (const line of lines.split('\n').filter(Boolean)) {
+				const agentId = Number(/Agent (\d+) still paused/.exec(line)?.[1]);
+				alertedAt.set(agentId, [
+					...(alertedAt.get(agentId) ?? []),
+					Date.parse(line.split('\t')[0]),
+				]);
+			}
+			await stack.api.deactivateWorkflow(workflow.id).catch(() => undefined);
+			await rm(outputFolder, { recursive: true, force: true });
+			const byLimit = Object.fromEntries(
+				PAUSE_LIMITS_SECONDS.map((limit) => {
+					const group = pauses.filter((pause) => pause.limit === limit);
+					const times = group.map((pause) => alertedAt.get(pause.agentId) ?? []);
+					const late = group.flatMap((pause, index) =>
+						times[index].map((at) => (at - pause.limitAt) / 1000),
+					);
+					const summary = {
+						pauses: group.length,
+						alertedOnce: times.filter((t) => t.length === 1).length,
+						lost: times.filter((t) => t.length === 0).length,
+						doubled: times.filter((t) => t.length > 1).length,
+						lateSeconds: late.length
+							? [Math.min(...late), Math.max(...late)].map((s) => Number(s.toFixed(1)))
+							: [],
+					};
+					return [`${limit}-s limit`, summary] as const;
+				}),
+			);
+			return { executions: countBy(executions, (e) => e.status), ...byLimit };
+		},
 	};
 }

@@ -20,7 +20,7 @@ import { startWebhookFront, type WebhookFront } from '../../bench/lib/front';
 import { startSimulator } from '../../simulator';
 import { simulatorCredential, sleep } from '../n8n/dialer';
 import { createAgentEventFlow } from './burst';
-import { reportTriggerWatch, waitingAlerts } from './faultWatches';
+import { liveAlertWatch, reportTriggerWatch } from './faultWatches';
 import {
 	sendShift,
 	settledExecutions,
@@ -54,6 +54,17 @@ export const REDIS_RECOMMENDED = {
 	DB_POSTGRESDB_POOL_SIZE: '10',
 };
 
+/**
+ * n8n 2.41's opt-in that stores a poll's state in the same transaction as its execution (it needs
+ * the durable scheduler and the workflow publication service).
+ */
+export const DURABLE_POLL_CURSORS = {
+	N8N_SCHEDULER_ENABLED: 'true',
+	N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
+	N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'true',
+	N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
+};
+
 /** The deployment each fault runs on: n8n's defaults, or what docs/reliability.md recommends. */
 function deployment(fault: Fault, recommended: boolean): QueueModeOptions {
 	if (!recommended) return { redisPersistence: 'snapshot' };
@@ -64,9 +75,13 @@ function deployment(fault: Fault, recommended: boolean): QueueModeOptions {
 		case 'worker':
 			return { redisPersistence: 'snapshot', env: FAST_STALL_DETECTION };
 		case 'webhook':
+			// Behind a balancer that sends a refused delivery to the other processor.
 			return { redisPersistence: 'snapshot', webhookProcessors: 2 };
 		case 'postgres':
-			return { redisPersistence: 'snapshot' };
+			return {
+				redisPersistence: 'snapshot',
+				env: { DB_POSTGRESDB_POOL_SIZE: '10', ...DURABLE_POLL_CURSORS },
+			};
 	}
 }
 
@@ -90,7 +105,9 @@ async function injectFault(fault: Fault, stack: QueueModeStack): Promise<Record<
 async function run(fault: Fault, recommended: boolean, build: boolean, keep: boolean) {
 	const options = { ...deployment(fault, recommended), keep };
 	const front: WebhookFront | undefined =
-		(options.webhookProcessors ?? 1) > 1 ? await startWebhookFront() : undefined;
+		(options.webhookProcessors ?? 1) > 1
+			? await startWebhookFront({ retryRefused: true })
+			: undefined;
 	const stack = await startQueueMode({ ...options, webhookUrl: front?.url, build });
 	front?.route(stack.webhooks.map((p) => p.baseUrl));
 	const sim = await startSimulator();
@@ -102,9 +119,9 @@ async function run(fault: Fault, recommended: boolean, build: boolean, keep: boo
 			`faults ${fault}`,
 			simulatorCredential(sim, secret),
 		);
-		// The waits first: the dialer sends every event to every receiver registered.
-		const waits =
-			fault === 'worker' ? await waitingAlerts(stack, sim, credential, secret) : undefined;
+		// The pauses first: the dialer sends every event to every receiver registered.
+		const alerts =
+			fault === 'worker' ? await liveAlertWatch(stack, sim, credential, secret) : undefined;
 		const flow = await createAgentEventFlow(stack.api, credential);
 		sim.webhooks.register({ url: flow.url, secret });
 		if (fault === 'worker')
@@ -128,7 +145,7 @@ async function run(fault: Fault, recommended: boolean, build: boolean, keep: boo
 			quietMs: fault === 'worker' ? 100_000 : 30_000,
 		});
 		const reportTrigger = await watch?.finish();
-		const liveAlerts = await waits?.finish();
+		const liveAlerts = await alerts?.finish();
 		const outcome = shiftOutcome(deliveries, executions, faultAt);
 		const at = (ms: number) => Number(((ms - faultAt) / 1000).toFixed(1));
 		return {
@@ -139,6 +156,7 @@ async function run(fault: Fault, recommended: boolean, build: boolean, keep: boo
 			settings: recommended ? 'recommended' : 'defaults',
 			deployment: options,
 			n8nVersion: stack.n8nVersion,
+			postgres: stack.postgres.version,
 			faultAfterSeconds: (faultAt - shiftStart) / 1000,
 			faultTimes: Object.fromEntries(Object.entries(times).map(([k, v]) => [k, at(v)])),
 			...outcome,

@@ -25,7 +25,8 @@ import {
 } from '../n8n/instance';
 import { ensureRuntime, type N8nRuntime } from '../n8n/runtime';
 import { ensureDebianPackages } from '../services/debian';
-import { POSTGRES_PACKAGE, startPostgres, type PostgresServer } from '../services/postgres';
+import { startPostgres, type PostgresServer } from '../services/postgres';
+import { ensurePostgresBinaries } from '../services/postgresBinaries';
 import { REDIS_PACKAGE, startRedis, type RedisOptions, type RedisServer } from '../services/redis';
 
 const HOST = '127.0.0.1';
@@ -114,7 +115,10 @@ export async function startQueueMode(options: QueueModeOptions = {}): Promise<Qu
 	const time = phaseTimer(timings);
 	const keep = options.keep ?? false;
 
-	await time('packages', () => ensureDebianPackages([REDIS_PACKAGE, POSTGRES_PACKAGE]));
+	await time('packages', async () => {
+		await ensureDebianPackages([REDIS_PACKAGE]);
+		await ensurePostgresBinaries();
+	});
 	const rt: N8nRuntime = await time('runtime', () => ensureRuntime());
 	await reapLeftovers(rt);
 

@@ -1,19 +1,21 @@
 /**
  * A throw-away PostgreSQL cluster on 127.0.0.1 (`initdb` + `postgres`, not the system service),
- * with a password user and one database. As root it runs as the `postgres` user the Debian
- * package creates, since PostgreSQL refuses to run as root.
+ * with a password user; n8n's tables go in the cluster's own `postgres` database. The server is
+ * PostgreSQL 17 from npm, or Debian's (./postgresBinaries.ts). As root it runs as the `postgres`
+ * user (created when missing), since PostgreSQL refuses to run as root.
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmod, chown, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { connect } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
 import { freePort } from '../n8n/instance';
+import { ensurePostgresBinaries } from './postgresBinaries';
 import { spawnService, waitUntil, type ServiceProcess } from './process';
 
-export const POSTGRES_PACKAGE = 'postgresql';
 const HOST = '127.0.0.1';
 const execFileAsync = promisify(execFile);
 
@@ -23,36 +25,53 @@ export interface PostgresServer extends ServiceProcess {
 	user: string;
 	password: string;
 	database: string;
+	/** `postgres --version`, e.g. `postgres (PostgreSQL) 17.10`. */
+	version: string;
 }
 
-/** The newest server version the Debian packages installed (/usr/lib/postgresql/<major>/bin). */
-async function binDir(): Promise<string> {
-	const root = '/usr/lib/postgresql';
-	const versions = (await readdir(root).catch(() => []))
-		.filter((v) => /^\d+$/.test(v))
-		.sort((a, b) => +b - +a);
-	if (versions.length === 0)
-		throw new Error(`no PostgreSQL server under ${root}: install the ${POSTGRES_PACKAGE} package`);
-	return path.join(root, versions[0], 'bin');
-}
-
-/** Root runs the cluster as `postgres`; anyone else as themselves. */
+/** Root runs the cluster as `postgres` (a system user made here if no package made it). */
 async function clusterOwner(): Promise<{ uid: number; gid: number } | undefined> {
 	if (process.getuid?.() !== 0) return undefined;
 	const id = async (flag: string) =>
 		Number((await execFileAsync('id', [flag, 'postgres'])).stdout.trim());
+	await id('-u').catch(() =>
+		execFileAsync('useradd', ['--system', '--user-group', '--no-create-home', 'postgres']),
+	);
 	return { uid: await id('-u'), gid: await id('-g') };
 }
 
+/**
+ * Whether the server takes connections: it answers a startup message with an authentication
+ * request ('R'), and with an error ('E') while it is still starting or shutting down.
+ */
+export function acceptsConnections(port: number, user: string, database: string): Promise<boolean> {
+	const params = Buffer.from(`user\0${user}\0database\0${database}\0\0`);
+	const startup = Buffer.alloc(8 + params.length);
+	startup.writeInt32BE(startup.length, 0);
+	startup.writeInt32BE(196608, 4); // protocol 3.0
+	params.copy(startup, 8);
+	return new Promise((resolve) => {
+		const socket = connect({ host: HOST, port }, () => socket.write(startup));
+		const done = (ready: boolean) => {
+			socket.destroy();
+			resolve(ready);
+		};
+		socket.setTimeout(2000, () => done(false));
+		socket.once('data', (answer) => done(answer[0] === 0x52));
+		socket.once('error', () => done(false));
+		socket.once('close', () => done(false));
+	});
+}
+
 export async function startPostgres(options: { keep?: boolean } = {}): Promise<PostgresServer> {
-	const bin = await binDir();
+	const { bin, version } = await ensurePostgresBinaries();
 	const owner = await clusterOwner();
 	const dir = await mkdtemp(path.join(os.tmpdir(), 'n8n-dialer-postgres-'));
 	const dataDir = path.join(dir, 'data');
 	const passwordFile = path.join(dir, 'password');
 	const user = 'n8n';
 	const password = randomBytes(12).toString('hex');
-	const database = 'n8n';
+	const database = 'postgres';
 	await writeFile(passwordFile, password, { mode: 0o600 });
 	if (owner) {
 		await chown(dir, owner.uid, owner.gid);
@@ -80,11 +99,7 @@ export async function startPostgres(options: { keep?: boolean } = {}): Promise<P
 		);
 		const port = await freePort();
 		const logFile = path.join(dir, 'postgres.log');
-		const isReady = path.join(bin, 'pg_isready');
-		const ready = async () => {
-			await execFileAsync(isReady, ['-h', HOST, '-p', String(port), '-U', user, '-d', 'postgres']);
-			return true;
-		};
+		const ready = () => acceptsConnections(port, user, database);
 		server = spawnService(
 			path.join(bin, 'postgres'),
 			// Socket in its own folder (not /var/run/postgresql); fsync off: the data is thrown away.
@@ -107,14 +122,7 @@ export async function startPostgres(options: { keep?: boolean } = {}): Promise<P
 			{ dir, logFile, keep: options.keep ?? false, ...owner, stopSignal: 'SIGINT', ready },
 		);
 		await waitUntil(`PostgreSQL on port ${port} (log ${logFile})`, ready);
-		await execFileAsync(
-			path.join(bin, 'createdb'),
-			['-h', HOST, '-p', String(port), '-U', user, database],
-			{
-				env: { ...process.env, PGPASSWORD: password },
-			},
-		);
-		return Object.assign(server, { host: HOST, port, user, password, database });
+		return Object.assign(server, { host: HOST, port, user, password, database, version });
 	} catch (error) {
 		if (server) await server.stop();
 		else if (!options.keep) await rm(dir, { recursive: true, force: true });
