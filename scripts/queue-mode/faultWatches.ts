@@ -21,7 +21,7 @@ import {
 	triggerUrl,
 } from '../n8n/dialer';
 import { countBy } from './burst';
-import { settledExecutions } from './shift';
+import { failuresEnded, settledExecutions } from './shift';
 import type { QueueModeStack } from './stack';
 
 const REPORT_TRIGGER = 'Dialer Report Trigger';
@@ -179,7 +179,8 @@ export async function liveAlertWatch(
 	const refused = answers.flat().filter((delivery) => delivery.status !== 200).length;
 	if (refused) throw new Error(`${refused} pauses were not accepted before the fault`);
 	return {
-		finish: async () => {
+		/** `faultAt`: epoch ms of the fault, for when the failed executions ended. */
+		finish: async (faultAt: number) => {
 			const executions = await settledExecutions(stack.api, workflow.id, pauses.length, {
 				// A dead worker's executions end when n8n finds them stalled (up to 90 s by default).
 				quietMs: 100_000,
@@ -215,7 +216,11 @@ export async function liveAlertWatch(
 					return [`${limit}-s limit`, summary] as const;
 				}),
 			);
-			return { executions: countBy(executions, (e) => e.status), ...byLimit };
+			return {
+				executions: countBy(executions, (e) => e.status),
+				failuresEndedSeconds: failuresEnded(executions, faultAt),
+				...byLimit,
+			};
 		},
 	};
 }

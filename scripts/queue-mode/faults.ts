@@ -145,7 +145,7 @@ async function run(fault: Fault, recommended: boolean, build: boolean, keep: boo
 			quietMs: fault === 'worker' ? 100_000 : 30_000,
 		});
 		const reportTrigger = await watch?.finish();
-		const liveAlerts = await alerts?.finish();
+		const liveAlerts = await alerts?.finish(faultAt);
 		const outcome = shiftOutcome(deliveries, executions, faultAt);
 		const at = (ms: number) => Number(((ms - faultAt) / 1000).toFixed(1));
 		return {

@@ -68,6 +68,19 @@ export async function settledExecutions(
 	return api.listExecutions(workflowId, true);
 }
 
+/**
+ * Seconds from the fault until n8n ended the executions that did not succeed (first and last):
+ * how long a dead worker's executions stay "running".
+ */
+export function failuresEnded(executions: Execution[], faultAt: number): number[] {
+	const ended = executions
+		.filter((e) => e.status !== 'success' && e.stoppedAt)
+		.map((e) => (Date.parse(e.stoppedAt!) - faultAt) / 1000);
+	return ended.length
+		? [Math.min(...ended), Math.max(...ended)].map((s) => Number(s.toFixed(1)))
+		: [];
+}
+
 /** The event an execution ran, or undefined when n8n replaced its data with an error. */
 function seqOf(execution: Execution): number | undefined {
 	try {
@@ -93,6 +106,8 @@ export interface ShiftOutcome {
 	ranUnanswered: number;
 	/** Executions by final status. */
 	executions: Record<string, number>;
+	/** When, after the fault, the failed executions ended (seconds, first and last). */
+	failuresEndedSeconds: number[];
 	/** From the fault until deliveries succeed again: the first 2xx sent after the last failure. */
 	recoverySeconds: number;
 	/** The slowest 2xx answer. */
@@ -124,6 +139,7 @@ export function shiftOutcome(
 		doubles: Object.values(runs).filter((count) => count > 1).length,
 		ranUnanswered: deliveries.filter((d) => !ok(d) && runs[String(d.event.seq)]).length,
 		executions: countBy(executions, (e) => e.status),
+		failuresEndedSeconds: failuresEnded(executions, faultAt),
 		recoverySeconds: Number.isFinite(backAt) ? (backAt - faultAt) / 1000 : NaN,
 		slowestAcceptedMs: Math.max(0, ...accepted.map((d) => d.ms)),
 		timeline: timeline(deliveries, faultAt, ok),
