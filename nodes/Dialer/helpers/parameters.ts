@@ -147,7 +147,7 @@ export function presetRange(preset: PeriodPreset, now: DateTime): DateRange {
 }
 
 const FOURTEEN_DIGITS = /^\d{14}$/;
-const DATE_ONLY = /^(\d{4}-\d{2}-\d{2}|\d{2}\/\d{2}\/\d{4})$/;
+const DATE_ONLY = /^(\d{4}-?\d{2}-?\d{2}|\d{2}\/\d{2}\/\d{4})$/;
 // How the reports write times (getHC2's horario, de and ate; the other reports' row times; CSV
 // dates), so a row's time can start the next read.
 const REPORT_FORMATS = [

@@ -115,12 +115,15 @@ describe('custom dates', () => {
 		},
 	);
 
-	it('reads a report date without time as the end of that day when it ends a range', () => {
-		expect(api(customRange('20/11/2026', '21/11/2026', zone))).toEqual([
-			'20261120000000',
-			'20261121235959',
-		]);
-	});
+	it.each([
+		['as the reports write it', '20/11/2026', '21/11/2026'],
+		['in ISO 8601 basic form', '20261120', '20261121'],
+	])(
+		'reads a date without time %s as the end of that day when it ends a range',
+		(_form, start, end) => {
+			expect(api(customRange(start, end, zone))).toEqual(['20261120000000', '20261121235959']);
+		},
+	);
 
 	it('reads a date without time as the end of that day when it ends a range', () => {
 		const range = customRange('2026-11-20', '2026-11-21', zone);
