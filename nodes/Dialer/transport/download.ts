@@ -121,12 +121,13 @@ export async function downloadFile(this: FileContext, file: FileRequest): Promis
 	let url = resolveLink(file.link, dialerRoot);
 	// Error pages may repeat the link they were asked for: its secrets are left out of messages.
 	const secrets = url ? secretsOf(url) : [];
+	const described = (text: string) => withoutSecrets(describeBody(text), secrets);
 	const fail = (problem: string, hint: string, status?: number) =>
 		fileError(this.getNode(), {
 			subject: file.subject,
 			link: url ? shownLink(url) : shownText(file.link),
 			status,
-			problem: withoutSecrets(problem, secrets),
+			problem,
 			hint,
 			itemIndex: file.itemIndex,
 		});
@@ -187,9 +188,7 @@ export async function downloadFile(this: FileContext, file: FileRequest): Promis
 	const { status, headers } = answer;
 	const contentType = header(headers, 'content-type');
 	const received = async () =>
-		describeBody(
-			await readStart(bodyStream(answer.body, signal, (error) => broken(error, status))),
-		);
+		described(await readStart(bodyStream(answer.body, signal, (error) => broken(error, status))));
 	if (status < 200 || status > 299) {
 		throw fail(await received(), hintForFileStatus(status), status);
 	}
@@ -209,7 +208,7 @@ export async function downloadFile(this: FileContext, file: FileRequest): Promis
 			audioType = audioTypeOf(chunk);
 			if (labelledPage ? !audioType : looksLikePage(chunk)) {
 				const what = labelledPage ? contentType.split(';')[0] : 'a page';
-				const text = `received ${what} instead of a file: ${describeBody(chunk.toString())}`;
+				const text = `received ${what} instead of a file: ${described(chunk.toString())}`;
 				problem = { text, hint: PAGE_HINT };
 			}
 		}

@@ -142,6 +142,15 @@ describe('Recording → Download', () => {
 		expect(JSON.stringify(error) + String(error)).not.toMatch(/tok-in-query|c2lnbmF0dXJl/);
 	});
 
+	it("keeps the node's own words whole when a query value is a common word", async () => {
+		const error = await download(`${row.arquivo}?como=instead&tipo=file`, [
+			{ contentType: 'text/html', body: '<p>Login required for this file</p>' },
+		]).catch((caught: Error) => caught);
+		expect(String(error)).toContain(
+			'(HTTP 200): received text/html instead of a file: Login required for this …',
+		);
+	});
+
 	it('keeps the signature of the link a redirect gave out of the error', async () => {
 		const signed = 'https://storage.test/a1.wav?Signature=sig-from-redirect';
 		const error = await download(row.arquivo, [
