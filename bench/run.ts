@@ -47,7 +47,7 @@ import {
 	type RatePoint,
 } from './scenarios/events';
 import { callCase, fichaCase, runCurve, runReports } from './scenarios/reports';
-import { runRecordings } from './scenarios/recordings';
+import { runRecordings, type RecordingsOptions } from './scenarios/recordings';
 import { runReportTrigger } from './scenarios/reportTrigger';
 import {
 	FLOOR_OPERATIONS,
@@ -67,7 +67,7 @@ interface Plan {
 	/** New rows a Report Trigger poll finds. */
 	pollRows: number;
 	/** Call recordings downloaded in one run, each `seconds` of 8 kHz 16-bit WAV (16 kB/s). */
-	recordings: { files: number; seconds: number; parallel: number; runs: number };
+	recordings: RecordingsOptions;
 	curveSizes: number[];
 	runs: number;
 	bulkItems: number;
@@ -102,7 +102,7 @@ const FULL: Plan = {
 	floorRows: 100_000,
 	pollRows: 10_000,
 	// 328 s of audio: 5.0 MB a file.
-	recordings: { files: 200, seconds: 328, parallel: 5, runs: 3 },
+	recordings: { files: 200, seconds: 328, parallel: 5, runs: 3, sweepFiles: 50 },
 	curveSizes: [1_000, 10_000, 30_000, 100_000],
 	runs: 5,
 	bulkItems: 2_000,
@@ -128,7 +128,7 @@ const QUICK: Plan = {
 	reportRows: 2_000,
 	floorRows: 1_000,
 	pollRows: 1_000,
-	recordings: { files: 20, seconds: 328, parallel: 5, runs: 1 },
+	recordings: { files: 20, seconds: 328, parallel: 5, runs: 1, sweepFiles: 5 },
 	curveSizes: [500, 2_000],
 	runs: 2,
 	bulkItems: 200,

@@ -4,7 +4,7 @@ import type { BurstResult } from '../scenarios/burst';
 import { DEPLOYMENT_NAMES, type BurstQueueResult } from '../scenarios/burstQueue';
 import type { BurstRun, DeliveryCost, RatePoint } from '../scenarios/events';
 import type { CurvePoint, ReportResult } from '../scenarios/reports';
-import { recordingsSection } from '../scenarios/recordings';
+import { recordingsSection } from './recordings';
 import { reportFloorSection } from './floor';
 import type { RefusedFloodResult } from '../scenarios/refusedFlood';
 import type { ReportTriggerResult } from '../scenarios/reportTrigger';

@@ -1,0 +1,108 @@
+/** Section recordings on the page: each n8n setting's variants, the sweep, and the goals. */
+import type { RecordingMeasure, RecordingSetting, RecordingsResult } from '../scenarios/recordings';
+import type { Summary } from '../lib/stats';
+
+const ms = (value: number) => `${Math.round(value).toLocaleString('en-US')} ms`;
+const mb = (value: number) => `${Math.round(value)} MB`;
+const spread = (s: Summary, unit: (value: number) => string) =>
+	s.runs > 1 ? `${unit(s.median)} (${unit(s.min)}–${unit(s.max)})` : unit(s.median);
+const settingName = (s: RecordingSetting) => (s.nodeOptions ? `\`${s.nodeOptions}\`` : 'defaults');
+const VARIANTS = { dialer: 'Download Recordings', httpRequest: 'Report + HTTP Request (File)' };
+
+/** What the file bytes add: the peak above the idle n8n less the one-second recordings' peak. */
+const bytesAdded = (measure: RecordingMeasure, tiny: RecordingMeasure) =>
+	measure.addedPeakMb.median - tiny.addedPeakMb.median;
+
+function bytesCell(measure: RecordingMeasure, tiny: RecordingMeasure): string {
+	const bytes = bytesAdded(measure, tiny);
+	return bytes > 0
+		? `${mb(bytes)} (${(bytes / measure.fileMb).toFixed(2)}× one file)`
+		: `none: ${mb(-bytes)} below the baseline`;
+}
+
+const size = (fileMb: number) =>
+	fileMb < 1 ? `${Math.round(fileMb * 1024)} kB` : `${fileMb.toFixed(1)} MB`;
+const gcCell = ({ gc }: RecordingMeasure) =>
+	gc ? `${Math.round(gc.minor)}, ${gc.full.toFixed(1)} (${ms(gc.fullMs)})` : '';
+const files = (m: RecordingMeasure) => `${m.files} × ${size(m.fileMb)}`;
+
+function settingRows(setting: RecordingSetting): string[] {
+	return setting.variants.flatMap(({ variant, tiny, all }) => [
+		`| ${settingName(setting)} | ${VARIANTS[variant]} | ${files(tiny)} (baseline) | ${spread(tiny.ms, ms)} | ${spread(tiny.addedPeakMb, mb)} | | ${tiny.served} | ${gcCell(tiny)} |`,
+		`| ${settingName(setting)} | ${VARIANTS[variant]} | ${files(all)} | ${spread(all.ms, ms)} | ${spread(all.addedPeakMb, mb)} | ${bytesCell(all, tiny)} | ${all.served} | ${gcCell(all)} |`,
+	]);
+}
+
+interface SettingGoals {
+	name: string;
+	/** The node's bytes on the main run, in MB. */
+	bytes: number;
+	/** The point of the main run and the sweep where the bytes added most beside the file. */
+	worst: { bytes: number; point: RecordingMeasure };
+	time: number;
+}
+
+function goalsOf(setting: RecordingSetting): SettingGoals | undefined {
+	const dialer = setting.variants.find((v) => v.variant === 'dialer');
+	const http = setting.variants.find((v) => v.variant === 'httpRequest');
+	if (!dialer || !http) return undefined;
+	const bytes = bytesAdded(dialer.all, dialer.tiny);
+	const worst = [dialer.all, ...setting.sweep]
+		.map((point) => ({ bytes: bytesAdded(point, dialer.tiny), point }))
+		.reduce((a, b) => (b.bytes / b.point.fileMb > a.bytes / a.point.fileMb ? b : a));
+	return {
+		name: settingName(setting),
+		bytes,
+		worst,
+		time: dialer.all.ms.median / http.all.ms.median,
+	};
+}
+
+const verdict = (met: boolean) => (met ? '✅ met' : '❌ missed');
+const added = (value: number) => (value > 0 ? mb(value) : 'none');
+const worstCell = ({ bytes, point }: SettingGoals['worst']) =>
+	bytes > 0 ? `worst ${mb(bytes)} at ${files(point)}` : 'none at any';
+
+export function recordingsSection(result: RecordingsResult): string[] {
+	const goal = 1.5 * result.fileMb;
+	const goals = result.settings.map(goalsOf).filter((g) => g !== undefined);
+	const dialerTiny = (s: RecordingSetting) => s.variants.find((v) => v.variant === 'dialer')?.tiny;
+	return [
+		`## Call recordings: ${result.files} files of ${result.fileMb.toFixed(1)} MB, filesystem binary mode`,
+		'',
+		`Get Classification Results with Download Recordings (${result.parallel} in parallel) against the same report followed by an HTTP Request node using the Dialer API credential, response format File, in two n8n settings: n8n’s defaults, and n8n started with \`NODE_OPTIONS=${result.settings.find((setting) => setting.nodeOptions)?.nodeOptions ?? ''}\` (V8’s young generation capped at 1 MB). Each variant in a fresh n8n; the baseline (the same workflow on ${result.files} one-second recordings of ${Math.round(result.tinyKb)} kB) first in it. Memory added is the peak RSS of n8n’s processes during a run above the idle n8n before its first run; added by the file bytes is that less the baseline’s, i.e. what the bytes add beyond running the workflow. Median (min–max) of the measured runs after a warm-up run. n8n runs with \`--trace-gc\` in both settings, to count V8’s collections in its main process (per run, the warm-up included).`,
+		'',
+		'| n8n | Variant | Files | Time | Memory added | Added by the file bytes | Served per run | V8 collections per run: minor, full (their time) |',
+		'| --- | --- | --- | --- | --- | --- | --- | --- |',
+		...result.settings.flatMap(settingRows),
+		'',
+		'### Memory against count and size',
+		'',
+		'Download Recordings on other counts and sizes, in the same n8n as its runs above, all in ascending order of bytes per run: each peak also holds what earlier runs left in n8n’s RSS, so memory growing with count or size would show. The bytes’ share against the same baseline.',
+		'',
+		'| n8n | Files | Time | Memory added | Added by the file bytes | V8 collections per run |',
+		'| --- | --- | --- | --- | --- | --- |',
+		...result.settings.flatMap((setting) => {
+			const tiny = dialerTiny(setting);
+			const dialer = setting.variants.find((v) => v.variant === 'dialer')?.all;
+			const points = [...setting.sweep, ...(dialer ? [dialer] : [])].sort(
+				(a, b) => a.files * a.fileMb - b.files * b.fileMb,
+			);
+			return tiny
+				? points.map(
+						(point) =>
+							`| ${settingName(setting)} | ${files(point)} | ${spread(point.ms, ms)} | ${spread(point.addedPeakMb, mb)} | ${bytesCell(point, tiny)} | ${gcCell(point)} |`,
+					)
+				: [];
+		}),
+		'',
+		`| Goal | ${goals.map((g) => g.name).join(' | ')} |`,
+		`| --- | ${goals.map(() => '---').join(' | ')} |`,
+		`| file bytes add under 1.5× one file (${goal.toFixed(1)} MB), ${result.files} files | ${goals.map((g) => `${added(g.bytes)}: ${verdict(g.bytes < goal)}`).join(' | ')} |`,
+		`| the same at every count and size measured (each under 1.5× its own file) | ${goals.map(({ worst }) => `${worstCell(worst)}: ${verdict(worst.bytes < 1.5 * worst.point.fileMb)}`).join(' | ')} |`,
+		`| time at or below HTTP Request’s, same setting | ${goals.map((g) => `${g.time.toFixed(2)}×: ${verdict(g.time <= 1)}`).join(' | ')} |`,
+		'',
+		'What the bytes add is not bodies: the node holds none (each chunk the socket reads goes on to n8n’s store, which writes it to disk and lets it go). It is those chunks after they are written, which V8 frees only when it collects their small JavaScript objects. With n8n’s defaults the young generation seldom fills during a download, so they wait for a full collection, which V8 starts when about 64 MB of such memory has piled up and which marks all of n8n’s heap each time: the memory above, whatever the count or size, and the time lost. With the young generation capped at 1 MB, minor collections every few MB of traffic free them within the run. `bench/probes/recordingBuffers.ts` shows the same outside n8n; see [docs/recordings.md](docs/recordings.md#memory-and-time).',
+		'',
+	];
+}
