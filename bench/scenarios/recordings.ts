@@ -8,7 +8,10 @@
  * memory added is the peak of n8n's processes above their idle RSS, less the same workflow's on
  * one-second recordings (what running the workflow costs without the bytes).
  */
-import { readFileSync, readlinkSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 
 import { DateTime } from 'luxon';
 
@@ -28,7 +31,7 @@ export interface RecordingMeasure {
 	addedPeakMb: Summary;
 	/** Recordings the simulator served per run (the warm-up included in the count). */
 	served: number;
-	/** V8's collections in n8n's main process per run (warm-up included), from `--trace-gc`. */
+	/** V8's collections in n8n's main process per run (warm-up included), from ./gcLog.cjs. */
 	gc?: GcCounts;
 }
 
@@ -81,6 +84,7 @@ const TINY_SECONDS = 1;
 const SWEEP_SECONDS = [66, 328, 1311];
 /** V8's young generation capped at 1 MB: the setting the memory goal is met with. */
 export const CAPPED_YOUNG_GENERATION = '--max-semi-space-size=1';
+const GC_LOG_PRELOAD = path.join(__dirname, '..', 'lib', 'gcLog.cjs');
 
 const megabytesOf = (seconds: number) => (WAV_HEADER + seconds * BYTES_PER_SECOND) / 1_048_576;
 
@@ -147,23 +151,17 @@ function workflowNodes(
 	];
 }
 
-/**
- * What `--trace-gc` wrote for `pid` (n8n's main process; its task runner writes there too) since
- * `from`, per run: a line per collection, "Scavenge …" or "Mark-Compact … MB, 12.3 / 0.0 ms
- * (+ 45.6 ms in 78 steps …".
- */
+/** What bench/lib/gcLog.cjs wrote for `pid` (n8n's main process) since `from`, per run. */
 function gcCounts(log: string, from: number, pid: number, runs: number): GcCounts {
-	const lines = log
-		.slice(from)
-		.split('\n')
-		.filter((line) => line.startsWith(`[${pid}:`));
-	const full = lines.filter((line) => line.includes(' Mark-Compact '));
-	const fullMs = full.reduce((total, line) => {
-		const times = /MB, ([\d.]+) \/ [\d.]+ ms(?:\s+\(\+ ([\d.]+) ms in)?/.exec(line);
-		return total + Number(times?.[1] ?? 0) + Number(times?.[2] ?? 0);
-	}, 0);
-	const minor = lines.filter((line) => / (Scavenge|Minor Mark-Sweep) /.test(line)).length;
-	return { minor: minor / runs, full: full.length / runs, fullMs: fullMs / runs };
+	const counts = { minor: 0, full: 0, fullMs: 0 };
+	for (const line of log.slice(from).split('\n')) {
+		const [linePid, kind, ms] = line.split(' ');
+		if (Number(linePid) !== pid) continue;
+		if (kind === 'minor') counts.minor++;
+		if (kind === 'major') counts.full++;
+		if (kind === 'major' || kind === 'incremental') counts.fullMs += Number(ms);
+	}
+	return { minor: counts.minor / runs, full: counts.full / runs, fullMs: counts.fullMs / runs };
 }
 
 const served = (sim: DialerSimulator) =>
@@ -187,16 +185,20 @@ export async function runRecordings(
 		nodeOptions: string,
 		work: (measure: (calls: typeof main, files: number) => Promise<RecordingMeasure>) => Promise<T>,
 	) => {
-		const joined = `${env.NODE_OPTIONS ?? ''} --trace-gc ${nodeOptions}`.trim();
-		const n8nEnv = { ...FILESYSTEM_MODE, ...env, NODE_OPTIONS: joined };
+		const gcLog = path.join(tmpdir(), `dialer-bench-gc-${randomUUID()}.log`);
+		writeFileSync(gcLog, '');
+		const n8nEnv = {
+			...FILESYSTEM_MODE,
+			...env,
+			NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --require ${GC_LOG_PRELOAD} ${nodeOptions}`.trim(),
+			BENCH_GC_FILE: gcLog,
+		};
 		return withTarget(
 			sim,
 			secret,
 			async (target) => {
 				const baselineMb = await idleRssMb(target);
 				const { pid } = target.n8n;
-				// n8n's stdout, where --trace-gc writes.
-				const logFile = readlinkSync(`/proc/${pid}/fd/1`);
 				return work(async (calls, files) => {
 					const workflow = await createRunWorkflow(
 						target.api,
@@ -209,9 +211,9 @@ export async function runRecordings(
 						},
 					);
 					const servedBefore = served(sim);
-					const logBefore = readFileSync(logFile, 'utf8').length;
+					const logBefore = readFileSync(gcLog, 'utf8').length;
 					const samples = await timeRuns(target, workflow, [{}], options.runs, { baselineMb });
-					const log = readFileSync(logFile, 'utf8');
+					const log = readFileSync(gcLog, 'utf8');
 					return {
 						files,
 						fileMb: megabytesOf(calls.seconds),
@@ -223,7 +225,7 @@ export async function runRecordings(
 				});
 			},
 			n8nEnv,
-		);
+		).finally(() => rmSync(gcLog, { force: true }));
 	};
 	const settings: RecordingSetting[] = [];
 	for (const nodeOptions of ['', CAPPED_YOUNG_GENERATION]) {
