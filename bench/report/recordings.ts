@@ -63,6 +63,18 @@ const added = (value: number) => (value > 0 ? mb(value) : 'none');
 const worstCell = ({ bytes, point }: SettingGoals['worst']) =>
 	bytes > 0 ? `worst ${mb(bytes)} at ${files(point)}` : 'none at any';
 
+/** Why the defaults miss, with this run's collections. */
+function why(result: RecordingsResult): string[] {
+	const dialerOf = (s: RecordingSetting) => s.variants.find((v) => v.variant === 'dialer')?.all;
+	const [defaults, capped] = result.settings.map(dialerOf);
+	if (!defaults?.gc || !capped?.gc) return [];
+	const traffic = defaults.files * defaults.fileMb;
+	return [
+		`What the bytes add is not bodies: the node holds none (each chunk the socket reads goes on to n8n’s store, which writes it to disk and lets it go). It is those chunks after they are written, which V8 frees only when it collects their small JavaScript objects. A download makes little else for the young generation, so with n8n’s defaults it seldom fills (${Math.round(defaults.gc.minor)} minor collections per run of ${files(defaults)}): the chunks wait for a full collection, which V8 starts once enough of them has piled up (here one per ${Math.round(traffic / defaults.gc.full)} MB downloaded: ${defaults.gc.full.toFixed(0)} per run, taking ${ms(defaults.gc.fullMs)} of n8n’s main thread; V8 also marks on helper threads, which on 2 cores compete with n8n and the simulator). With the young generation capped at 1 MB, ${Math.round(capped.gc.minor)} minor collections per run free them as they go (${capped.gc.full.toFixed(1)} full ones). The same shows outside n8n (\`bench/probes/recordingBuffers.ts\`, [docs/recordings.md](docs/recordings.md#memory-and-time)).`,
+		'',
+	];
+}
+
 export function recordingsSection(result: RecordingsResult): string[] {
 	const goal = 1.5 * result.fileMb;
 	const goals = result.settings.map(goalsOf).filter((g) => g !== undefined);
@@ -102,7 +114,7 @@ export function recordingsSection(result: RecordingsResult): string[] {
 		`| the same at every count and size measured (each under 1.5× its own file) | ${goals.map(({ worst }) => `${worstCell(worst)}: ${verdict(worst.bytes < 1.5 * worst.point.fileMb)}`).join(' | ')} |`,
 		`| time at or below HTTP Request’s, same setting | ${goals.map((g) => `${g.time.toFixed(2)}×: ${verdict(g.time <= 1)}`).join(' | ')} |`,
 		'',
-		'What the bytes add is not bodies: the node holds none (each chunk the socket reads goes on to n8n’s store, which writes it to disk and lets it go). It is those chunks after they are written, which V8 frees only when it collects their small JavaScript objects. With n8n’s defaults the young generation seldom fills during a download, so they wait for a full collection, which V8 starts when about 64 MB of such memory has piled up and which marks all of n8n’s heap each time: the memory above, whatever the count or size, and the time lost. With the young generation capped at 1 MB, minor collections every few MB of traffic free them within the run. `bench/probes/recordingBuffers.ts` shows the same outside n8n; see [docs/recordings.md](docs/recordings.md#memory-and-time).',
+		...why(result),
 		'',
 	];
 }
