@@ -26,6 +26,8 @@ export type RecordingVariant = 'dialer' | 'httpRequest';
 /** One workflow's runs on `files` recordings of `fileMb` each. */
 export interface RecordingMeasure {
 	files: number;
+	/** Downloads at a time (the node's Parallel Requests; the report's for HTTP Request). */
+	parallel?: number;
 	fileMb: number;
 	ms: Summary;
 	addedPeakMb: Summary;
@@ -57,6 +59,8 @@ export interface RecordingSetting {
 	 * ascending order of bytes per run.
 	 */
 	sweep: RecordingMeasure[];
+	/** Download Recordings on the main files at WIDER_PARALLEL downloads at a time, last. */
+	wider?: RecordingMeasure;
 }
 
 export interface RecordingsResult {
@@ -84,6 +88,7 @@ const TINY_SECONDS = 1;
 const SWEEP_SECONDS = [66, 328, 1311];
 /** V8's young generation capped at 1 MB: the setting the memory goal is met with. */
 export const CAPPED_YOUNG_GENERATION = '--max-semi-space-size=1';
+const WIDER_PARALLEL = 20;
 const GC_LOG_PRELOAD = path.join(__dirname, '..', 'lib', 'gcLog.cjs');
 
 const megabytesOf = (seconds: number) => (WAV_HEADER + seconds * BYTES_PER_SECOND) / 1_048_576;
@@ -183,7 +188,9 @@ export async function runRecordings(
 	const inFreshN8n = <T>(
 		variant: RecordingVariant,
 		nodeOptions: string,
-		work: (measure: (calls: typeof main, files: number) => Promise<RecordingMeasure>) => Promise<T>,
+		work: (
+			measure: (calls: typeof main, files: number, parallel?: number) => Promise<RecordingMeasure>,
+		) => Promise<T>,
 	) => {
 		const gcLog = path.join(tmpdir(), `dialer-bench-gc-${randomUUID()}.log`);
 		writeFileSync(gcLog, '');
@@ -199,10 +206,10 @@ export async function runRecordings(
 			async (target) => {
 				const baselineMb = await idleRssMb(target);
 				const { pid } = target.n8n;
-				return work(async (calls, files) => {
+				return work(async (calls, files, parallel = options.parallel) => {
 					const workflow = await createRunWorkflow(
 						target.api,
-						workflowNodes(variant, target, calls.period(files), options.parallel),
+						workflowNodes(variant, target, calls.period(files), parallel),
 						{
 							save: 'none',
 							timezone: Intl.DateTimeFormat().resolvedOptions().timeZone,
@@ -216,6 +223,7 @@ export async function runRecordings(
 					const log = readFileSync(gcLog, 'utf8');
 					return {
 						files,
+						parallel,
 						fileMb: megabytesOf(calls.seconds),
 						ms: summarize(samples.map((sample) => sample.ms)),
 						addedPeakMb: summarize(samples.map((sample) => sample.addedPeakMb)),
@@ -255,6 +263,9 @@ export async function runRecordings(
 						setting.variants.push({ variant, tiny: tinyRun, all: measured });
 					else setting.sweep.push(measured);
 				}
+				// Last, the node at more downloads at a time: whether the time left to HTTP Request's
+				// is the parallelism.
+				setting.wider = await measure(main, options.files, WIDER_PARALLEL);
 			});
 		}
 		settings.push(setting);
