@@ -30,11 +30,12 @@ export interface CursorState {
 	 */
 	cursor: number;
 	/**
-	 * Key of each remembered emitted row and the latest instant its time can name (or the end of
-	 * the read that returned it, when it carries none). The second and later rows of a read with
-	 * the same key are remembered as `key#2`, `key#3`…
+	 * Keys of the remembered emitted rows, by the latest instant their time can name (or the end of
+	 * the read that returned them, when they carry none), in epoch ms. The rows of one second share
+	 * an entry, so a poll copies and n8n stores one entry per second, not one per row. The second
+	 * and later rows of a read with the same key are remembered as `key#2`, `key#3`…
 	 */
-	seen: Record<string, number>;
+	seen: Record<string, string[]>;
 }
 
 export interface CursorSettings {
@@ -122,6 +123,20 @@ export function startState(event: string, startFrom: number | null, start: numbe
 	};
 }
 
+/**
+ * `seen` as stored. States stored before 2026-11-25 kept each key with its instant
+ * (`{ "ficha:12": 1764072000000 }`): read on as they were, regrouped.
+ */
+function keysByInstant(stored: Record<string, unknown>): Record<string, string[]> {
+	if (Object.values(stored).every(Array.isArray)) return stored as Record<string, string[]>;
+	const seen: Record<string, string[]> = {};
+	for (const [name, value] of Object.entries(stored)) {
+		if (Array.isArray(value)) seen[name] = [...(seen[name] ?? []), ...(value as string[])];
+		else if (typeof value === 'number') (seen[String(value)] ??= []).push(name);
+	}
+	return seen;
+}
+
 function isCursorState(value: unknown): value is CursorState {
 	const state = value as CursorState;
 	return (
@@ -154,7 +169,7 @@ export function resumeState(
 	if (startFrom !== null && startFrom !== stored.startFrom) {
 		return startState(event, startFrom, startFrom);
 	}
-	return { ...stored, startFrom };
+	return { ...stored, startFrom, seen: keysByInstant(stored.seen) };
 }
 
 /**
@@ -191,6 +206,8 @@ export function absorbRead<T>(
 	settings: CursorSettings,
 ): ReadOutcome<T> {
 	const shift = clockShiftMs(settings.zone, read.to);
+	const known = new Set<string>();
+	for (const keys of Object.values(state.seen)) for (const key of keys) known.add(key);
 	const fresh = new Map<string, { row: T; time: number; latest: number }>();
 	// Rows that are the same in every field the key reads (two calls from a withheld number in
 	// the same second) come together in every read that returns them: the nth of them is key#n.
@@ -200,7 +217,7 @@ export function absorbRead<T>(
 		const repeat = (repeats.get(identity.key) ?? 0) + 1;
 		repeats.set(identity.key, repeat);
 		const key = repeat === 1 ? identity.key : `${identity.key}#${repeat}`;
-		if (Object.hasOwn(state.seen, key)) continue;
+		if (known.has(key)) continue;
 		// A row without a readable time is somewhere in this read: remembering it with the read's
 		// end keeps it at least as long as any later read could return it.
 		const time = identity.time ?? read.to;
@@ -220,11 +237,17 @@ export function absorbRead<T>(
 	// the minutes of de, it can return rows up to that much earlier: keys of rows before that can
 	// never come back.
 	const forgetBefore = cursor - settings.overlapMs - shift - COARSE_FILTER_MS;
-	const seen: Record<string, number> = {};
-	for (const [key, latest] of Object.entries(state.seen)) {
-		if (latest >= forgetBefore) seen[key] = latest;
+	const seen: Record<string, string[]> = {};
+	for (const [instant, keys] of Object.entries(state.seen)) {
+		if (Number(instant) >= forgetBefore) seen[instant] = keys;
 	}
-	for (const [key, { latest }] of taken) seen[key] = latest;
+	const added = new Map<number, string[]>();
+	for (const [key, { latest }] of taken) {
+		const keys = added.get(latest);
+		if (keys) keys.push(key);
+		else added.set(latest, [key]);
+	}
+	for (const [latest, keys] of added) seen[latest] = (seen[latest] ?? []).concat(keys);
 	return {
 		emit: taken.map(([, { row }]) => row),
 		state: { ...state, cursor, seen },

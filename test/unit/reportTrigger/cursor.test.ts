@@ -319,7 +319,9 @@ describe('every row emitted exactly once (generated arrivals)', () => {
 						await poller.poll(now);
 						const bound =
 							poller.state.cursor - settings.overlapMs - clockShiftMs(zone, now) - COARSE_FILTER_MS;
-						const remembered = Object.values(poller.state.seen);
+						const remembered = Object.entries(poller.state.seen).flatMap(([instant, keys]) =>
+							keys.map(() => Number(instant)),
+						);
 						expect(remembered.every((time) => time >= bound)).toBe(true);
 						expect(remembered.length).toBeLessThanOrEqual(
 							report.rows.filter((row) => row.time >= bound).length,
@@ -497,7 +499,7 @@ describe('what a parameter change does', () => {
 	const going = {
 		...startState('newFilledForm', now - 5 * HOUR, now - 5 * HOUR),
 		cursor: now - MINUTE,
-		seen: { 'ficha:1': now - 2 * MINUTE },
+		seen: { [now - 2 * MINUTE]: ['ficha:1'] },
 	};
 
 	it('a first activation starts at Start From, or the Overlap Window before now', () => {
@@ -530,5 +532,52 @@ describe('what a parameter change does', () => {
 		expect(resumeState(going, 'newInboundCall', null, now, overlapMs)).toEqual(
 			startState('newInboundCall', null, now - overlapMs),
 		);
+	});
+});
+
+describe('what the trigger remembers between polls', () => {
+	const zone = 'America/Sao_Paulo';
+	const settings: CursorSettings = { zone, overlapMs: 10 * MINUTE, maxRows: 100_000 };
+	const start = Date.UTC(2026, 10, 25, 12);
+
+	it('keeps the rows of one second as one entry, however many there are', async () => {
+		const report = new SimulatedReport(zone);
+		for (let index = 0; index < 2_000; index++) {
+			report.add({ key: `ficha:${index}`, time: start + 5_000, visibleAt: start + 5_000 });
+		}
+		report.add({ key: 'ficha:late', time: start + 7_000, visibleAt: start + 7_000 });
+		const poller = new Poller(report, settings, start);
+		expect(await poller.poll(start + 10_000)).toHaveLength(2_001);
+		expect(Object.keys(poller.state.seen)).toEqual([String(start + 5_000), String(start + 7_000)]);
+		expect(poller.state.seen[start + 5_000]).toHaveLength(2_000);
+		expect(await poller.poll(start + 20_000)).toEqual([]);
+	});
+
+	it('goes on from a state stored by an earlier version (each key with its instant): nothing it emitted comes again', async () => {
+		const report = new SimulatedReport(zone);
+		report.add({ key: 'ficha:1', time: start + 1_000, visibleAt: start + 1_000 });
+		report.add({ key: 'ficha:2', time: start + 2_000, visibleAt: start + 2_000 });
+		const stored = {
+			...startState('newFilledForm', null, start),
+			cursor: start + 1_000,
+			seen: { 'ficha:1': start + 1_000 },
+		};
+		// As n8n hands static data back: JSON.
+		const state = resumeState(
+			JSON.parse(JSON.stringify(stored)),
+			'newFilledForm',
+			null,
+			start + 3_000,
+			settings.overlapMs,
+		);
+		expect(state.seen).toEqual({ [start + 1_000]: ['ficha:1'] });
+		const { emit } = await pollReport(
+			state,
+			start + 3_000,
+			settings,
+			report.reader(start + 3_000),
+			identify(zone),
+		);
+		expect(emit.map((row) => row.key)).toEqual(['ficha:2']);
 	});
 });
