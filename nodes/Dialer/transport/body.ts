@@ -14,12 +14,6 @@ export interface BodyStream {
 	read(take: (chunk: Buffer) => boolean): Promise<void>;
 }
 
-export interface BodyReader {
-	next(): Promise<IteratorResult<Buffer>>;
-	/** Lets go of the connection (a no-op once the body has ended). */
-	stop(): void;
-}
-
 export const toBuffer = (chunk: unknown): Buffer =>
 	Buffer.isBuffer(chunk)
 		? chunk
@@ -27,68 +21,77 @@ export const toBuffer = (chunk: unknown): Buffer =>
 			? Buffer.from(chunk)
 			: Buffer.from(typeof chunk === 'string' ? chunk : (JSON.stringify(chunk) ?? ''));
 
-/** A response body, chunk by chunk: n8n's stream, or the whole body at once (any other shape). */
-export function bodyReader(body: unknown): BodyReader {
-	if (typeof body === 'object' && body !== null && Symbol.asyncIterator in body) {
-		const stream = body as AsyncIterable<unknown> & { destroy?: () => void };
-		const chunks = stream[Symbol.asyncIterator]();
-		return {
-			next: async () => {
-				const chunk = await chunks.next();
-				return chunk.done ? chunk : { done: false, value: toBuffer(chunk.value) };
-			},
-			stop: () => stream.destroy?.(),
-		};
-	}
-	const whole = body === undefined || body === null ? [] : [toBuffer(body)];
-	return {
-		next: async () =>
-			whole.length > 0 ? { done: false, value: whole.pop()! } : { done: true, value: undefined },
-		stop: () => undefined,
-	};
+/** A Node.js stream, as n8n's client gives a body read with `encoding: 'stream'`. */
+interface NodeStream {
+	on(event: string, listener: (value: unknown) => void): unknown;
+	removeListener(event: string, listener: (value: unknown) => void): unknown;
+	destroy(): void;
+}
+
+const isNodeStream = (body: unknown): body is NodeStream =>
+	typeof body === 'object' &&
+	body !== null &&
+	typeof (body as NodeStream).on === 'function' &&
+	typeof (body as NodeStream).destroy === 'function';
+
+/** Lets go of a body not wanted: its connection is closed, nothing more is read. */
+export function release(body: unknown): void {
+	if (isNodeStream(body)) body.destroy();
 }
 
 /**
- * Rejects once `signal` aborts. n8n's client stops watching the deadline when the headers are
- * in, and a stream whose body stalls cannot even be destroyed: each read races this instead.
+ * Hands each chunk of `stream` to `take` as it arrives (flowing mode: no promise per chunk),
+ * until the end or `take` returns false. n8n's client stops watching the deadline when the
+ * headers are in: `signal` ends the reading, also while the server sends nothing.
  */
-function abortion(signal: AbortSignal): { aborted: Promise<never>; release(): void } {
-	let onAbort = () => undefined as void;
-	const aborted = new Promise<never>((_resolve, reject) => {
-		onAbort = () => reject(new Error('reading the answer was aborted'));
-		if (signal.aborted) onAbort();
-		else signal.addEventListener('abort', onAbort, { once: true });
+function flow(
+	stream: NodeStream,
+	signal: AbortSignal,
+	take: (chunk: Buffer) => boolean,
+	broken: (error: unknown) => Error,
+): Promise<void> {
+	return new Promise((resolve, reject) => {
+		const finish = (error?: unknown) => {
+			for (const [event, listener] of listeners) stream.removeListener(event, listener);
+			signal.removeEventListener('abort', aborted);
+			// Also when `take` gave up on the answer: no reason to download the rest.
+			stream.destroy();
+			if (error === undefined) resolve();
+			else reject(error);
+		};
+		const aborted = () => finish(broken(new Error('reading the answer was aborted')));
+		const listeners: Array<[string, (value: unknown) => void]> = [
+			[
+				'data',
+				(chunk) => {
+					try {
+						if (!take(toBuffer(chunk))) finish();
+					} catch (error) {
+						finish(error);
+					}
+				},
+			],
+			['end', () => finish()],
+			['error', (error) => finish(broken(error))],
+			// Closed before its end, with no error said.
+			['close', () => finish(broken(new Error('the connection closed before the answer ended')))],
+		];
+		if (signal.aborted) return aborted();
+		signal.addEventListener('abort', aborted, { once: true });
+		for (const [event, listener] of listeners) stream.on(event, listener);
 	});
-	// Handled here: an abort after the last read must not become an unhandled rejection.
-	aborted.catch(() => undefined);
-	return { aborted, release: () => signal.removeEventListener('abort', onAbort) };
 }
 
-/** The body of a response (a stream or whole), read under `signal`. */
+/** The body of a response (n8n's stream, or the whole body at once), read under `signal`. */
 export function bodyStream(
 	body: unknown,
 	signal: AbortSignal,
 	broken: (error: unknown) => Error,
 ): BodyStream {
-	const reader = bodyReader(body);
 	return {
 		async read(take) {
-			const { aborted, release } = abortion(signal);
-			try {
-				for (;;) {
-					let chunk: IteratorResult<Buffer>;
-					try {
-						chunk = await Promise.race([reader.next(), aborted]);
-					} catch (error) {
-						throw broken(error);
-					}
-					if (chunk.done || !take(chunk.value)) return;
-				}
-			} finally {
-				release();
-				// Also when `take` gave up on the answer: no reason to download the rest.
-				reader.stop();
-			}
+			if (isNodeStream(body)) return await flow(body, signal, take, broken);
+			if (body !== undefined && body !== null) take(toBuffer(body));
 		},
 	};
 }

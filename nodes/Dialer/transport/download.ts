@@ -6,8 +6,8 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 
-import { bodyStream } from './body';
-import { fileBody, readStart, release } from './fileBody';
+import { bodyStream, release } from './body';
+import { fileBody, readStart } from './fileBody';
 import {
 	describeBody,
 	fileError,

@@ -1,16 +1,8 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { bodyReader, DESCRIBED_BYTES, toBuffer, type BodyStream } from './body';
+import { DESCRIBED_BYTES, toBuffer, type BodyStream } from './body';
 
-/**
- * The body of a file answer (a call recording): passed on to n8n's binary store as it arrives,
- * or let go unread.
- */
-
-/** Lets go of a body not wanted (a redirect's): its connection is closed, nothing is read. */
-export function release(body: unknown): void {
-	bodyReader(body).stop();
-}
+/** The body of a file answer (a call recording): passed on to n8n's binary store as it arrives. */
 
 /** What n8n's binary store takes: a whole buffer, or a stream it reads as it stores. */
 export type FileBody = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];

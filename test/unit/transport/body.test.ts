@@ -7,7 +7,10 @@
 import fc from 'fast-check';
 import { NodeApiError } from 'n8n-workflow';
 
+import { Readable } from 'node:stream';
+
 import * as filledForms from '../../../nodes/Dialer/actions/report/getFilledForms.operation';
+import { bodyStream, readJson } from '../../../nodes/Dialer/transport/body';
 import { ChunkedJsonParser } from '../../../nodes/Dialer/transport/chunkedJsonParser';
 import { dialerApiRequest } from '../../../nodes/Dialer/transport/request';
 import { fakeExecuteFunctions, type FakeResponse } from '../support/executeFunctions';
@@ -223,5 +226,44 @@ describe('answers that arrive in pieces', () => {
 		const reading = dialerApiRequest.call(context, filledForms.endpoint, {}, 0);
 		setTimeout(() => stop.abort(), 50);
 		await expect(reading).rejects.toThrow(NodeApiError);
+	});
+});
+
+describe("reading a body as n8n's client streams it", () => {
+	const read = (stream: Readable, signal = new AbortController().signal) =>
+		readJson(bodyStream(stream, signal, (error) => new Error(`broken: ${String(error)}`)));
+	const inBytes = (text: string) =>
+		Readable.from(
+			[...Buffer.from(text)].map((byte) => Buffer.from([byte])),
+			{ objectMode: false },
+		);
+
+	it('gives each value as sent, one byte a chunk: numbers sent as strings stay strings, repeated rows stay repeated, accented letters whole', async () => {
+		const row = { ficha: '0012', nota: '9.50', total: 3, nome: 'João Conceição ✓' };
+		const answer = { data: [row, row, { ...row, ficha: '13' }] };
+		expect(await read(inBytes(JSON.stringify(answer)))).toEqual({ isJson: true, value: answer });
+	});
+
+	it.each([
+		['an empty list', '{"data":[]}', { data: [] }],
+		['an idle dialer', '{"resultado":null,"total":0}', { resultado: null, total: 0 }],
+	])('reads %s as it is', async (_name, text, value) =>
+		expect(await read(inBytes(text))).toEqual({ isJson: true, value }),
+	);
+
+	it('fails at once, not at the deadline, when the connection closes before the answer ends', async () => {
+		const stream = new Readable({ read() {} });
+		stream.push('{"data":[{"ficha":"1"},');
+		setTimeout(() => stream.destroy(), 10);
+		await expect(read(stream)).rejects.toThrow(/^broken: /);
+	});
+
+	it('lets go of the connection as soon as the answer cannot be JSON', async () => {
+		// Never ends: only seeing that `}` cannot start JSON stops the reading.
+		const stream = new Readable({ read() {} });
+		stream.push('} not JSON');
+		const answer = await read(stream);
+		expect(answer.isJson).toBe(false);
+		expect(stream.destroyed).toBe(true);
 	});
 });
