@@ -156,8 +156,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		try {
 			const output = await handler.execute.call(this, itemIndex);
 			// The operation made these items for this run: pair them in place instead of copying
-			// each one (a report can have 100,000).
-			for (const item of output) item.pairedItem = { item: itemIndex };
+			// each one (a report can have 100,000, made paired already).
+			for (const item of output) item.pairedItem ??= { item: itemIndex };
 			results[itemIndex] = output;
 		} catch (error) {
 			const nodeError = asNodeError(this, error, itemIndex);

@@ -47,6 +47,31 @@ describe('Report → Get Classification Results', () => {
 		expect(items.map((item) => item.json)).toEqual(rows);
 	});
 
+	it('pairs each row, repeated rows included, with the input item that asked for it', async () => {
+		const row = {
+			datahora: '21/11/2026 10:00:01',
+			protocolo: '',
+			agente: 'Ana',
+			resultado: 'Venda',
+		};
+		const { items } = await runNode({
+			items: [{ json: {} }, { json: {} }],
+			parameters: {
+				resource: 'report',
+				operation: 'getClassificationResults',
+				...customPeriod,
+				returnAll: true,
+				filters: {},
+			},
+			responses: [{ body: { data: [row, row] } }, { body: { data: [row] } }],
+		});
+		expect(items.map((item) => [item.json, item.pairedItem])).toEqual([
+			[row, { item: 0 }],
+			[row, { item: 0 }],
+			[row, { item: 1 }],
+		]);
+	});
+
 	it.each([{ resultado: null, total: 0 }, { total: 0 }, [], null])(
 		'gives no item for an answer without rows: %j',
 		async (answer) => {
