@@ -122,6 +122,22 @@ export async function startQueueTarget(
 	}
 }
 
+/** Starts `count` targets, runs `work` with them, and stops every n8n whatever happens. */
+export async function withTargets<T>(
+	sim: DialerSimulator,
+	secret: string,
+	count: number,
+	work: (targets: Target[]) => Promise<T>,
+): Promise<T> {
+	const targets: Target[] = [];
+	try {
+		for (let index = 0; index < count; index++) targets.push(await startTarget(sim, secret));
+		return await work(targets);
+	} finally {
+		await Promise.all(targets.map((target) => target.stop()));
+	}
+}
+
 /** Starts a target, runs `work`, and stops n8n whatever happens. */
 export async function withTarget<T>(
 	sim: DialerSimulator,
@@ -149,6 +165,8 @@ export interface RunSample {
 	peakMb: number;
 	/** CPU of n8n's main thread during the run. */
 	mainThreadMs: number;
+	/** CPU of every thread of n8n's processes during the run (V8's helper threads included). */
+	groupCpuMs: number;
 }
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
@@ -177,20 +195,21 @@ export async function timeRuns(
 	for (let run = 0; run < warmup + runs; run++) {
 		await settle();
 		resetPeaks(pgid);
-		const cpuBefore = cpuTimes(pgid).mainThreadMs;
+		const cpuBefore = cpuTimes(pgid);
 		const answer = await workflow.post(items);
 		if (answer.status !== 200)
 			throw new Error(
 				`run answered ${answer.status}: ${JSON.stringify(answer.body).slice(0, 500)}`,
 			);
 		const memory = groupMemory(pgid);
-		const mainThreadMs = cpuTimes(pgid).mainThreadMs - cpuBefore;
+		const cpuAfter = cpuTimes(pgid);
 		if (run >= warmup)
 			samples.push({
 				ms: answer.ms,
 				addedPeakMb: memory.peakMb - before,
 				peakMb: memory.peakMb,
-				mainThreadMs,
+				mainThreadMs: cpuAfter.mainThreadMs - cpuBefore.mainThreadMs,
+				groupCpuMs: cpuAfter.groupMs - cpuBefore.groupMs,
 			});
 	}
 	return samples;

@@ -24,12 +24,12 @@ export function perRowAboveFloor(result: FloorCaseResult, variant: FloorVariant)
 
 function caseTable(result: FloorCaseResult): string[] {
 	return [
-		`| ${result.operation}, ${result.rows.toLocaleString('en-US')} rows | Wall time, median (min–max) | Above the floor, per row | Main-thread CPU | Added peak RSS |`,
-		'|---|---|---|---|---|',
-		`| bare fetch + JSON.parse | ${ms(result.bare.median)} (${ms(result.bare.min)}–${ms(result.bare.max)}) | | | |`,
+		`| ${result.operation}, ${result.rows.toLocaleString('en-US')} rows | Wall time, median (min–max) | Above the floor, per row | Main-thread CPU | CPU, all threads | Added peak RSS |`,
+		'|---|---|---|---|---|---|',
+		`| bare fetch + JSON.parse | ${ms(result.bare.median)} (${ms(result.bare.min)}–${ms(result.bare.max)}) | | | | |`,
 		...result.variants.map(
 			(v) =>
-				`| ${NAMES[v.variant]} | ${ms(v.ms.median)} (${ms(v.ms.min)}–${ms(v.ms.max)}) | ${v.variant === 'floor' ? '–' : µs(perRowAboveFloor(result, v.variant))} | ${ms(v.mainThreadMs.median)} | ${mb(v.addedPeakMb.median)} |`,
+				`| ${NAMES[v.variant]} | ${ms(v.ms.median)} (${ms(v.ms.min)}–${ms(v.ms.max)}) | ${v.variant === 'floor' ? '–' : µs(perRowAboveFloor(result, v.variant))} | ${ms(v.mainThreadMs.median)} | ${v.groupCpuMs ? ms(v.groupCpuMs.median) : '–'} | ${mb(v.addedPeakMb.median)} |`,
 		),
 	];
 }
@@ -50,7 +50,7 @@ export function reportFloorSection({ rounds }: ReportFloorResult): string[] {
 	const lines = [
 		'## 1b. Reports at n8n’s floor',
 		'',
-		'Each whole-period report, its latest 100,000 rows (`npm run bench -- --only report-floor [--cases getFP1,getRQ4] [--append]`): the Dialer node, HTTP Request + Split Out, and HTTP Request alone, whose one item holds the whole answer: fetch + parse inside n8n, the floor under both. What a variant spends above the floor, per row, is what making items costs it. Each variant in a fresh n8n, saving off, warm-up then runs as in section 1; one table per round (a run of the section).',
+		'Each whole-period report, its latest 100,000 rows (`npm run bench -- --only report-floor [--cases getFP1,getRQ4] [--append]`): the Dialer node, HTTP Request + Split Out, and HTTP Request alone, whose one item holds the whole answer: fetch + parse inside n8n, the floor under both. What a variant spends above the floor, per row, is what making items costs it. Each variant in a fresh n8n of its own, saving off, a warm-up then the runs as in section 1; the three n8ns are up together and run in turn, the order rotating every run, so that the swings of a shared machine’s load reach all three alike (rounds before 2026-11-25 17:00 UTC ran one variant’s runs after the other’s). CPU, all threads: n8n’s processes, V8’s garbage-collection and compiler threads included. One table per round (a run of the section).',
 		'',
 	];
 	const byOperation = new Map<string, Array<ReturnType<typeof goals>>>();

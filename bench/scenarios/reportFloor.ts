@@ -1,8 +1,8 @@
 /**
  * Section report-floor: each whole-period report (getFP1, getRQ4, getRE2) of 100,000 rows read
- * three ways, each in a fresh n8n: the Dialer node (one item per row), HTTP Request + Split Out
- * (the generic path), and HTTP Request alone (the whole answer as one item: fetch + parse inside
- * n8n, the floor both others stand on). What a variant costs above the floor, per row, is what it
+ * three ways, each in a fresh n8n of its own, run in turn: the Dialer node (one item per row),
+ * HTTP Request + Split Out (the generic path), and HTTP Request alone (the whole answer as one
+ * item: fetch + parse inside n8n, the floor both others stand on). What a variant costs above the floor, per row, is what it
  * spends making items. Rounds accumulate (`--append`), so that "in every run" can be read off.
  */
 import type { Credential, NodeSpec } from '../../scripts/n8n/api';
@@ -10,7 +10,7 @@ import type { DialerSimulator } from '../../simulator/types';
 import { WallClock } from '../../simulator/time';
 import { bareFetchRuns } from '../lib/bareFetch';
 import { summarize, type Summary } from '../lib/stats';
-import { log, timeRuns, withTarget, type Target } from '../lib/target';
+import { idleRssMb, log, timeRuns, withTargets, type RunSample, type Target } from '../lib/target';
 import {
 	createRunWorkflow,
 	dialerNode,
@@ -34,6 +34,8 @@ export interface FloorVariantResult {
 	ms: Summary;
 	addedPeakMb: Summary;
 	mainThreadMs: Summary;
+	/** Every thread of n8n's processes (not measured in rounds before 2026-11-25 17:00 UTC). */
+	groupCpuMs?: Summary;
 }
 
 export interface FloorCaseResult {
@@ -187,6 +189,41 @@ async function checkedWorkflow(
 	return await create('noData');
 }
 
+/**
+ * Each variant's runs, the three n8ns up at once and run in turn, the order rotating every run:
+ * the load of a shared machine swings over seconds, and each variant meets it in every position.
+ */
+async function interleavedRuns(
+	sim: DialerSimulator,
+	secret: string,
+	cases: { measured: FloorCase; check: FloorCase },
+	runs: number,
+): Promise<Map<FloorVariant, RunSample[]>> {
+	return await withTargets(sim, secret, VARIANTS.length, async (targets) => {
+		const runners = [];
+		for (const [index, variant] of VARIANTS.entries()) {
+			const target = targets[index];
+			const workflow = await checkedWorkflow(target, sim, cases, variant);
+			const baselineMb = await idleRssMb(target);
+			const run = (warmup: boolean) =>
+				timeRuns(target, workflow, [cases.measured.item], warmup ? 0 : 1, {
+					warmup: warmup ? 1 : 0,
+					baselineMb,
+				});
+			runners.push({ variant, run });
+		}
+		const samples = new Map<FloorVariant, RunSample[]>(VARIANTS.map((variant) => [variant, []]));
+		for (let run = 0; run <= runs; run++) {
+			for (let turn = 0; turn < runners.length; turn++) {
+				const { variant, run: once } = runners[(run + turn) % runners.length];
+				const [sample] = await once(run === 0);
+				if (sample) samples.get(variant)!.push(sample);
+			}
+		}
+		return samples;
+	});
+}
+
 async function measureCase(
 	sim: DialerSimulator,
 	secret: string,
@@ -205,20 +242,19 @@ async function measureCase(
 		},
 		runs,
 	);
-	const variants: FloorVariantResult[] = [];
-	for (const variant of VARIANTS) {
-		log(`report-floor ${reportCase.operation}: ${variant}`);
-		const samples = await withTarget(sim, secret, async (target) => {
-			const workflow = await checkedWorkflow(target, sim, cases, variant);
-			return await timeRuns(target, workflow, [reportCase.item], runs);
-		});
-		variants.push({
+	log(`report-floor ${reportCase.operation}: ${VARIANTS.join(', ')} in turn`);
+	const samples = await interleavedRuns(sim, secret, cases, runs);
+	const variants = VARIANTS.map((variant) => {
+		const of = (field: 'ms' | 'addedPeakMb' | 'mainThreadMs' | 'groupCpuMs') =>
+			summarize(samples.get(variant)!.map((sample) => sample[field]));
+		return {
 			variant,
-			ms: summarize(samples.map((s) => s.ms)),
-			addedPeakMb: summarize(samples.map((s) => s.addedPeakMb)),
-			mainThreadMs: summarize(samples.map((s) => s.mainThreadMs)),
-		});
-	}
+			ms: of('ms'),
+			addedPeakMb: of('addedPeakMb'),
+			mainThreadMs: of('mainThreadMs'),
+			groupCpuMs: of('groupCpuMs'),
+		};
+	});
 	return {
 		operation: reportCase.operation,
 		rows: reportCase.rows,
