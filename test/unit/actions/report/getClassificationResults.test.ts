@@ -7,6 +7,14 @@ import {
 } from '../../support/executeFunctions';
 
 describe('Report → Get Classification Results', () => {
+	const everyRow = {
+		resource: 'report',
+		operation: 'getClassificationResults',
+		...customPeriod,
+		returnAll: true,
+		filters: {},
+	};
+
 	it('returns classification results one item per row, with every filter', async () => {
 		const rows = [
 			{
@@ -56,13 +64,7 @@ describe('Report → Get Classification Results', () => {
 		};
 		const { items } = await runNode({
 			items: [{ json: {} }, { json: {} }],
-			parameters: {
-				resource: 'report',
-				operation: 'getClassificationResults',
-				...customPeriod,
-				returnAll: true,
-				filters: {},
-			},
+			parameters: everyRow,
 			responses: [{ body: { data: [row, row] } }, { body: { data: [row] } }],
 		});
 		expect(items.map((item) => [item.json, item.pairedItem])).toEqual([
@@ -76,13 +78,7 @@ describe('Report → Get Classification Results', () => {
 		'gives no item for an answer without rows: %j',
 		async (answer) => {
 			const { items } = await runNode({
-				parameters: {
-					resource: 'report',
-					operation: 'getClassificationResults',
-					...customPeriod,
-					returnAll: true,
-					filters: {},
-				},
+				parameters: everyRow,
 				responses: [{ body: { data: answer } }],
 			});
 			expect(items).toEqual([]);
