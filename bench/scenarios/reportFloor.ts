@@ -33,6 +33,12 @@ export interface FloorVariantResult {
 	variant: FloorVariant;
 	ms: Summary;
 	addedPeakMb: Summary;
+	/**
+	 * The first run's peak above the idle n8n: a fresh n8n's first big read. With the variants in
+	 * turn, each waits seconds between its runs, V8 gives memory back in between or not, and the
+	 * later runs' peaks swing with that (not measured in rounds before 2026-11-25 17:30 UTC).
+	 */
+	firstRunAddedPeakMb?: number;
 	mainThreadMs: Summary;
 	/** Every thread of n8n's processes (not measured in rounds before 2026-11-25 17:00 UTC). */
 	groupCpuMs?: Summary;
@@ -205,19 +211,16 @@ async function interleavedRuns(
 			const target = targets[index];
 			const workflow = await checkedWorkflow(target, sim, cases, variant);
 			const baselineMb = await idleRssMb(target);
-			const run = (warmup: boolean) =>
-				timeRuns(target, workflow, [cases.measured.item], warmup ? 0 : 1, {
-					warmup: warmup ? 1 : 0,
-					baselineMb,
-				});
+			const run = async () =>
+				(await timeRuns(target, workflow, [cases.measured.item], 1, { warmup: 0, baselineMb }))[0];
 			runners.push({ variant, run });
 		}
+		// The first run of each (a fresh n8n's first big read) comes first in the list.
 		const samples = new Map<FloorVariant, RunSample[]>(VARIANTS.map((variant) => [variant, []]));
 		for (let run = 0; run <= runs; run++) {
 			for (let turn = 0; turn < runners.length; turn++) {
 				const { variant, run: once } = runners[(run + turn) % runners.length];
-				const [sample] = await once(run === 0);
-				if (sample) samples.get(variant)!.push(sample);
+				samples.get(variant)!.push(await once());
 			}
 		}
 		return samples;
@@ -245,12 +248,14 @@ async function measureCase(
 	log(`report-floor ${reportCase.operation}: ${VARIANTS.join(', ')} in turn`);
 	const samples = await interleavedRuns(sim, secret, cases, runs);
 	const variants = VARIANTS.map((variant) => {
+		const [first, ...measured] = samples.get(variant)!;
 		const of = (field: 'ms' | 'addedPeakMb' | 'mainThreadMs' | 'groupCpuMs') =>
-			summarize(samples.get(variant)!.map((sample) => sample[field]));
+			summarize(measured.map((sample) => sample[field]));
 		return {
 			variant,
 			ms: of('ms'),
 			addedPeakMb: of('addedPeakMb'),
+			firstRunAddedPeakMb: first.addedPeakMb,
 			mainThreadMs: of('mainThreadMs'),
 			groupCpuMs: of('groupCpuMs'),
 		};
