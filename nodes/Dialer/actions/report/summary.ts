@@ -37,10 +37,22 @@ const textOf = (value: unknown): string =>
 		? BLANK
 		: String(value).trim();
 
-/** A whole number of seconds from a number or digits as text; undefined when it is neither. */
+// A duration as call times are written elsewhere (getHC2's duracao, the CSV exports): 00:00:20.
+const DURATION = /^(?:(\d+):)?(\d+):(\d{2})$/;
+
+/**
+ * Seconds from a number, digits as text or a duration (00:00:20, 1:05); undefined when it is
+ * none of these, or negative.
+ */
 export function secondsOf(value: unknown): number | undefined {
-	if (typeof value === 'string' && value.trim() === '') return undefined;
-	const seconds = typeof value === 'number' || typeof value === 'string' ? Number(value) : NaN;
+	const text = typeof value === 'string' ? value.trim() : undefined;
+	if (text === '') return undefined;
+	const duration = text === undefined ? null : DURATION.exec(text);
+	const seconds = duration
+		? Number(duration[1] ?? 0) * 3600 + Number(duration[2]) * 60 + Number(duration[3])
+		: typeof value === 'number' || text !== undefined
+			? Number(value)
+			: NaN;
 	return Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
 }
 

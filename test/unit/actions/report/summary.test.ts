@@ -127,7 +127,20 @@ describe('Report → Get Inbound Calls, Output: Summary', () => {
 		},
 	);
 
-	it.each([-1, Number.NaN])('refuses a service level of %s before sending', async (seconds) => {
+	it('reads waits written as durations (00:00:20, 1:05), as call times are elsewhere', async () => {
+		const json = await summary(
+			'getInboundCalls',
+			{ groupBy: 'none', serviceLevelSeconds: 20, filters: {} },
+			{ data: { resultado: [call('F', 'AT', '00:00:20'), call('F', 'AT', '1:05')] } },
+		);
+		expect(json.total).toMatchObject({
+			answeredWithinServiceLevel: 1,
+			averageWaitSeconds: 42.5,
+			longestWaitSeconds: 65,
+		});
+	});
+
+	it.each([-1, Number.NaN])('refuses a service level of %p before sending', async (seconds) => {
 		const real = fakeExecuteFunctions({
 			parameters: {
 				resource: 'report',
