@@ -68,11 +68,13 @@ export const serviceLevelProperty: INodeProperties = {
 };
 
 export function readServiceLevel(context: IExecuteFunctions, itemIndex: number): number {
-	const seconds = context.getNodeParameter('serviceLevelSeconds', itemIndex) as number;
+	const value: unknown = context.getNodeParameter('serviceLevelSeconds', itemIndex);
+	// An expression gives text ("20"), which n8n does not convert.
+	const seconds = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
 	if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) {
 		throw new ParameterError(
 			'Service Level (Seconds)',
-			`${String(seconds)} is not a number of seconds`,
+			`${JSON.stringify(value)} is not a number of seconds`,
 			'Set it to 0 or more, for example 20.',
 		);
 	}

@@ -140,21 +140,34 @@ describe('Report → Get Inbound Calls, Output: Summary', () => {
 		});
 	});
 
-	it.each([-1, Number.NaN])('refuses a service level of %p before sending', async (seconds) => {
-		const real = fakeExecuteFunctions({
-			parameters: {
-				resource: 'report',
-				operation: 'getInboundCalls',
-				...customPeriod,
-				output: 'summary',
-				groupBy: 'destination',
-				serviceLevelSeconds: seconds,
-				filters: {},
-			},
-		});
-		await expect(router.call(real.context)).rejects.toThrow(/Service Level \(Seconds\)/);
-		expect(real.sent).toHaveLength(0);
+	it('takes a service level an expression gives as text ("20")', async () => {
+		const json = await summary(
+			'getInboundCalls',
+			{ groupBy: 'none', serviceLevelSeconds: ' 20 ', filters: {} },
+			{ data: { resultado: [call('F', 'AT', 20), call('F', 'AT', 21)] } },
+		);
+		expect(json).toMatchObject({ serviceLevelSeconds: 20 });
+		expect(json.total).toMatchObject({ answeredWithinServiceLevel: 1 });
 	});
+
+	it.each([-1, Number.NaN, '', 'vinte'])(
+		'refuses a service level of %p before sending',
+		async (seconds) => {
+			const real = fakeExecuteFunctions({
+				parameters: {
+					resource: 'report',
+					operation: 'getInboundCalls',
+					...customPeriod,
+					output: 'summary',
+					groupBy: 'destination',
+					serviceLevelSeconds: seconds,
+					filters: {},
+				},
+			});
+			await expect(router.call(real.context)).rejects.toThrow(/Service Level \(Seconds\)/);
+			expect(real.sent).toHaveLength(0);
+		},
+	);
 });
 
 describe('Report → Get Classification Results, Output: Summary', () => {
