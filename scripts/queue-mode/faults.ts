@@ -8,10 +8,12 @@
  *   worker    a worker SIGKILLed while executions are under way (the dialer API answers in 2 s)
  *   webhook   the webhook processor the dialer posts to SIGKILLed
  * A supervisor starts again every n8n process that dies (as systemd or Kubernetes would). With
- * --recommended the run uses the deployment docs/reliability.md recommends for that fault.
+ * --recommended the run uses the deployment docs/reliability.md recommends for that fault;
+ * --durable-poll-cursors switches on n8n's opt-in below (measured: it doubles rows, see there).
  * Prints what the dialer saw, what ran (lost, never ran, doubles) and the recovery time as JSON.
  *
- *   npx tsx scripts/queue-mode/faults.ts --fault redis [--recommended] [--skip-build]
+ *   npx tsx scripts/queue-mode/faults.ts --fault redis [--recommended] [--durable-poll-cursors]
+ *     [--skip-build]
  */
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
@@ -80,7 +82,7 @@ function deployment(fault: Fault, recommended: boolean): QueueModeOptions {
 		case 'postgres':
 			return {
 				redisPersistence: 'snapshot',
-				env: { DB_POSTGRESDB_POOL_SIZE: '10', ...DURABLE_POLL_CURSORS },
+				env: { DB_POSTGRESDB_POOL_SIZE: '10' },
 			};
 	}
 }
@@ -102,8 +104,14 @@ async function injectFault(fault: Fault, stack: QueueModeStack): Promise<Record<
 	}
 }
 
-async function run(fault: Fault, recommended: boolean, build: boolean, keep: boolean) {
-	const options = { ...deployment(fault, recommended), keep };
+async function run(
+	fault: Fault,
+	recommended: boolean,
+	{ build, keep, durableCursors }: { build: boolean; keep: boolean; durableCursors: boolean },
+) {
+	const chosen = deployment(fault, recommended);
+	const env = durableCursors ? { ...chosen.env, ...DURABLE_POLL_CURSORS } : chosen.env;
+	const options = { ...chosen, env, keep };
 	const front: WebhookFront | undefined =
 		(options.webhookProcessors ?? 1) > 1
 			? await startWebhookFront({ retryRefused: true })
@@ -181,13 +189,18 @@ async function main(): Promise<void> {
 		options: {
 			fault: { type: 'string' },
 			recommended: { type: 'boolean', default: false },
+			'durable-poll-cursors': { type: 'boolean', default: false },
 			'skip-build': { type: 'boolean', default: false },
 			keep: { type: 'boolean', default: false },
 		},
 	});
 	const fault = values.fault as Fault;
 	if (!FAULTS.includes(fault)) throw new Error(`--fault must be one of ${FAULTS.join(', ')}`);
-	const result = await run(fault, values.recommended, !values['skip-build'], values.keep);
+	const result = await run(fault, values.recommended, {
+		build: !values['skip-build'],
+		keep: values.keep,
+		durableCursors: values['durable-poll-cursors'],
+	});
 	console.log(JSON.stringify(result, null, '\t'));
 }
 
