@@ -14,6 +14,7 @@ import {
 	networkFailure,
 	TIMED_OUT,
 	UNTRUSTED_CERTIFICATE,
+	withoutSecrets,
 } from './errors';
 import { cancelSignalOf, serverFor } from './request';
 import {
@@ -83,12 +84,6 @@ function secretsOf(url: URL): string[] {
 	return values.filter((value) => value.length >= 4);
 }
 
-/** `text` without any of `secrets`: the longest first, so one that holds another goes whole. */
-const withoutSecrets = (text: string, secrets: string[]) =>
-	[...secrets]
-		.sort((a, b) => b.length - a.length)
-		.reduce((shown, secret) => shown.split(secret).join('…'), text);
-
 /** The same for a link that is no http(s) URL (ftp://user:password@…, a malformed URL). */
 function shownText(link: string): string {
 	return link.split(/[?#]/)[0].replace(/^([a-z][\w+.-]*:)?\/\/[^/]*@/i, '$1//');
@@ -119,8 +114,8 @@ export async function downloadFile(this: FileContext, file: FileRequest): Promis
 	const dialerRoot = `${server.baseUrl}/`;
 	const dialerOrigin = resolveLink('/', dialerRoot)?.origin;
 	let url = resolveLink(file.link, dialerRoot);
-	// Error pages may repeat the link they were asked for: its secrets are left out of messages.
-	const secrets = url ? secretsOf(url) : [];
+	// Error pages may repeat the link they were asked for, or the token: left out of messages.
+	const secrets = [...server.secrets, ...(url ? secretsOf(url) : [])];
 	const described = (text: string) => withoutSecrets(describeBody(text), secrets);
 	const fail = (problem: string, hint: string, status?: number) =>
 		fileError(this.getNode(), {

@@ -210,6 +210,12 @@ export function describeBody(text: string): string {
 	return plain.length > 200 ? `${plain.slice(0, 200)}…` : plain;
 }
 
+/** `text` without any of `secrets`: the longest first, so one that holds another goes whole. */
+export const withoutSecrets = (text: string, secrets: string[]): string =>
+	[...secrets]
+		.sort((a, b) => b.length - a.length)
+		.reduce((shown, secret) => shown.split(secret).join('…'), text);
+
 const SUCCESS_STATUSES = new Set(['success', 'ok', 'sucesso', 'true']);
 const FAILURE_STATUSES = new Set(['error', 'erro', 'fail', 'failed', 'failure', 'falha', 'false']);
 /** Values of an `error`/`erro` field that say "no error". */

@@ -18,6 +18,7 @@ import {
 	NOT_JSON_HINT,
 	REFUSED_EXPORT_HINT,
 	REFUSED_HINT,
+	withoutSecrets,
 } from './errors';
 
 /** The API operations, by the name that ends their path. */
@@ -66,6 +67,8 @@ export interface Server {
 	baseUrl: string;
 	pathSegment: string;
 	skipTlsValidation: boolean;
+	/** What the requests carry that the dialer's answers may repeat: never shown in messages. */
+	secrets: string[];
 }
 
 // Users paste base URLs with a trailing slash and path segments with slashes around them.
@@ -86,6 +89,10 @@ export function serverOf(credentials: ICredentialDataDecryptedObject): Server {
 			.trim()
 			.replace(EDGE_SLASHES, ''),
 		skipTlsValidation: credentials.ignoreSslIssues === true,
+		secrets: [credentials.token, credentials.reportPassword]
+			.map((value) => String(value ?? '').trim())
+			// Shorter values are common words more often than secrets worth hiding.
+			.filter((value) => value.length >= 4),
 	};
 }
 
@@ -138,6 +145,8 @@ interface Answer {
 	status: number;
 	contentType: string;
 	body: BodyStream;
+	/** Text of the answer as a message may show it: without the credential's secrets. */
+	serverText(text: string): string;
 }
 
 async function send(
@@ -187,17 +196,19 @@ async function send(
 		throw failed(error);
 	}
 	const status = response.statusCode ?? 0;
+	const serverText = (text: string) => withoutSecrets(text, server.secrets);
 	const body = bodyStream(response.body, signal, (error) => failed(error, status));
 	if (status < 200 || status > 299) {
 		throw apiError(context.getNode(), {
 			operation,
 			itemIndex,
 			status,
-			problem: describeBody((await readAll(body)).toString('utf8')),
+			problem: serverText(describeBody((await readAll(body)).toString('utf8'))),
 			hint: hintForStatus(status),
 		});
 	}
-	return { status, contentType: String(response.headers?.['content-type'] ?? ''), body };
+	const contentType = String(response.headers?.['content-type'] ?? '');
+	return { status, contentType, body, serverText };
 }
 
 /**
@@ -212,7 +223,7 @@ export async function dialerApiRequest(
 	itemIndex?: number,
 ): Promise<unknown> {
 	const { operation } = endpoint;
-	const { status, body } = await send(this, endpoint, fields, itemIndex);
+	const { status, body, serverText } = await send(this, endpoint, fields, itemIndex);
 	const answer = await readJson(body);
 	if (!answer.isJson) {
 		const { start, cutShortAfter } = answer;
@@ -225,7 +236,7 @@ export async function dialerApiRequest(
 					? `answer ended before its JSON did, after ${cutShortAfter} bytes`
 					: start.trim() === ''
 						? 'empty answer instead of JSON'
-						: `answer is not JSON (${describeBody(start)})`,
+						: `answer is not JSON (${serverText(describeBody(start))})`,
 			hint: cutShortAfter !== undefined ? CUT_SHORT_HINT : NOT_JSON_HINT,
 		});
 	}
@@ -235,7 +246,7 @@ export async function dialerApiRequest(
 			operation,
 			itemIndex,
 			status,
-			problem: failure,
+			problem: serverText(failure),
 			hint: REFUSED_HINT,
 		});
 	}
@@ -260,8 +271,8 @@ export async function dialerApiDownload(
 	fields: ApiFields,
 	itemIndex?: number,
 ): Promise<RawResponse> {
-	const { status, contentType, body: stream } = await send(this, endpoint, fields, itemIndex);
-	const body = await readAll(stream);
+	const answer = await send(this, endpoint, fields, itemIndex);
+	const body = await readAll(answer.body);
 	if (body.subarray(0, 1).toString() === '{') {
 		let failure: string | undefined;
 		try {
@@ -273,11 +284,11 @@ export async function dialerApiDownload(
 			throw apiError(this.getNode(), {
 				operation: endpoint.operation,
 				itemIndex,
-				status,
-				problem: failure,
+				status: answer.status,
+				problem: answer.serverText(failure),
 				hint: REFUSED_EXPORT_HINT,
 			});
 		}
 	}
-	return { body, contentType };
+	return { body, contentType: answer.contentType };
 }

@@ -1,7 +1,16 @@
 import { NodeApiError } from 'n8n-workflow';
 
 import { failureMessage } from '../../../nodes/Dialer/transport/errors';
-import { callApi, TEST_CREDENTIALS, type FakeResponse } from '../support/executeFunctions';
+import * as callHistory from '../../../nodes/Dialer/actions/report/getCallHistory.operation';
+import { dialerApiRequest } from '../../../nodes/Dialer/transport/request';
+import {
+	callApi,
+	fakeExecuteFunctions,
+	TEST_CREDENTIALS,
+	type FakeResponse,
+} from '../support/executeFunctions';
+
+const TOKEN = TEST_CREDENTIALS.token as string;
 
 async function failure(response: FakeResponse): Promise<NodeApiError> {
 	const { result } = await callApi([response]);
@@ -139,6 +148,29 @@ describe('errors name the operation and the HTTP status, and give a hint', () =>
 			expect(error.message).toMatch(problem);
 		},
 	);
+
+	it.each([
+		['a 401 page', { status: 401, body: `Token ${TOKEN} inválido` }],
+		['a 200 failure message', { body: { status: 'error', message: `Token ${TOKEN} expirado` } }],
+		['a page that is not JSON', { body: `<p>Authorization: ${TOKEN}</p>` }],
+	])('never shows the token when %s repeats it', async (_page, response: FakeResponse) => {
+		const error = await failure(response);
+		expect(error.message).toContain('…');
+		expect(JSON.stringify(error) + error.message).not.toContain(TOKEN);
+	});
+
+	it("never shows the report user's password when the dialer repeats it", async () => {
+		const { context } = fakeExecuteFunctions({
+			parameters: {},
+			credentials: { ...TEST_CREDENTIALS, reportUser: 'ana', reportPassword: 'S3nh4-da-Ana' },
+			responses: [{ status: 400, body: 'user=ana&senha=S3nh4-da-Ana: sem permissão' }],
+		});
+		const error = await dialerApiRequest
+			.call(context, callHistory.endpoint, { senha: 'S3nh4-da-Ana' }, 0)
+			.catch((caught: Error) => caught);
+		expect(String(error)).toContain('sem permissão');
+		expect(JSON.stringify(error) + String(error)).not.toContain('S3nh4-da-Ana');
+	});
 
 	it('never carries the token, even when the HTTP client error did', async () => {
 		const thrown = Object.assign(new Error('connect ECONNREFUSED'), {

@@ -142,6 +142,18 @@ describe('Recording → Download', () => {
 		expect(JSON.stringify(error) + String(error)).not.toMatch(/tok-in-query|c2lnbmF0dXJl/);
 	});
 
+	it("keeps the credential's token out of the error when the dialer's page repeats it", async () => {
+		const error = await download(row.arquivo, [
+			{
+				status: 403,
+				contentType: 'text/plain',
+				body: `Token ${TEST_CREDENTIALS.token} sem acesso`,
+			},
+		]).catch((caught: Error) => caught);
+		expect(String(error)).toContain('(HTTP 403): Token … sem acesso');
+		expect(JSON.stringify(error) + String(error)).not.toContain(TEST_CREDENTIALS.token as string);
+	});
+
 	it("keeps the node's own words whole when a query value is a common word", async () => {
 		const error = await download(`${row.arquivo}?como=instead&tipo=file`, [
 			{ contentType: 'text/html', body: '<p>Login required for this file</p>' },
