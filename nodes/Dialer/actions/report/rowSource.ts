@@ -29,13 +29,14 @@ export interface RowIdentityRule {
 }
 
 /**
- * The records of an answer that are rows: those that carry the report's time field and key field.
- * Anything else (`{"resultado":null,"total":0}` from an idle dialer) is no row.
+ * The records of an answer that are rows: those that carry any field the report dates or tells
+ * rows apart by (a call without its time or protocol is still a call). Anything else
+ * (`{"resultado":null,"total":0}` from an idle dialer) is no row.
  */
 export function rowsCarrying(records: IDataObject[], identity: RowIdentityRule): IDataObject[] {
-	const { timeField, keyField } = identity;
-	const isRow = (record: IDataObject) =>
-		record[timeField] !== undefined && (keyField === undefined || record[keyField] !== undefined);
+	const { timeField, keyField, digestFields = [] } = identity;
+	const fields = [timeField, ...(keyField === undefined ? [] : [keyField]), ...digestFields];
+	const isRow = (record: IDataObject) => fields.some((field) => record[field] !== undefined);
 	// A report's answer is usually all rows: the list itself then, not a copy of it.
 	return records.every(isRow) ? records : records.filter(isRow);
 }

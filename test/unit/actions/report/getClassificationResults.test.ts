@@ -74,6 +74,18 @@ describe('Report → Get Classification Results', () => {
 		]);
 	});
 
+	it('keeps classifications the dialer sent without protocolo or without datahora', async () => {
+		const rows = [
+			{ datahora: '21/11/2026 10:00:01', agente: 'Ana', resultado: 'Venda' },
+			{ protocolo: 'P2', agente: 'Bia', resultado: 'Recusa' },
+		];
+		const { items } = await runNode({
+			parameters: everyRow,
+			responses: [{ body: { data: rows } }],
+		});
+		expect(items.map((item) => item.json)).toEqual(rows);
+	});
+
 	it.each([{ resultado: null, total: 0 }, { total: 0 }, [], null])(
 		'gives no item for an answer without rows: %j',
 		async (answer) => {

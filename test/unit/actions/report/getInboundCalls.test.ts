@@ -84,4 +84,30 @@ describe('Report → Get Inbound Calls', () => {
 		});
 		expect(items).toEqual([]);
 	});
+
+	it('keeps a call the dialer sent without data_hora, as an item and in the summary', async () => {
+		const call = { data_hora: TIME, origem: '11 5555-0001', roteamento: 'SAC', status: 'AT' };
+		const { origem, roteamento, status } = call;
+		const untimed = { origem, roteamento, status, tempo_fila: 5 };
+		const run = (more: Record<string, unknown>) =>
+			runNode({
+				parameters: {
+					resource: 'report',
+					operation: 'getInboundCalls',
+					...customPeriod,
+					returnAll: true,
+					filters: {},
+					...more,
+				},
+				responses: [{ body: { data: { resultado: [untimed, { ...call, tempo_fila: 30 }] } } }],
+			});
+		const { items } = await run({});
+		expect(items.map((item) => item.json.origem)).toEqual([origem, origem]);
+		const summary = await run({ output: 'summary', groupBy: 'none', serviceLevelSeconds: 20 });
+		expect(summary.items[0].json.total).toMatchObject({
+			offered: 2,
+			answered: 2,
+			answeredWithinServiceLevel: 1,
+		});
+	});
 });
