@@ -169,6 +169,13 @@ function fromText(text: string, zone: string): DateTime {
 	return iso;
 }
 
+/** Text, or a number holding the API form or a basic date (a spreadsheet cell, a JSON field). */
+function textOf(value: unknown): string | undefined {
+	if (typeof value === 'string') return value.trim();
+	const digits = typeof value === 'number' ? String(value) : '';
+	return FOURTEEN_DIGITS.test(digits) || /^\d{8}$/.test(digits) ? digits : undefined;
+}
+
 function isLuxonLike(value: unknown): value is { toISO(): string | null } {
 	// Expressions hand over n8n's own luxon DateTime, which may be another copy of the class.
 	return (
@@ -192,12 +199,12 @@ export function parseDateTime(
 		'Use the date picker, an ISO 8601 value such as 2026-11-21T08:00:00, 14 digits such as ' +
 		'20261121080000, or a time as the reports write it, such as 21/11/2026 08:00:00.';
 	let parsed: DateTime;
+	const text = textOf(value);
 	if (value instanceof Date) {
 		parsed = DateTime.fromJSDate(value, { zone });
 	} else if (isLuxonLike(value)) {
 		parsed = DateTime.fromISO(value.toISO() ?? '', { setZone: true }).setZone(zone);
-	} else if (typeof value === 'string' && value.trim() !== '') {
-		const text = value.trim();
+	} else if (text) {
 		if (FOURTEEN_DIGITS.test(text)) {
 			parsed = DateTime.fromFormat(text, API_DATE_TIME_FORMAT, { zone });
 		} else {

@@ -125,6 +125,13 @@ describe('custom dates', () => {
 		},
 	);
 
+	it('reads the API form and a basic date given as numbers (a spreadsheet cell, a JSON field)', () => {
+		expect(api(customRange(20261120080000, 20261121, zone))).toEqual([
+			'20261120080000',
+			'20261121235959',
+		]);
+	});
+
 	it('reads a date without time as the end of that day when it ends a range', () => {
 		const range = customRange('2026-11-20', '2026-11-21', zone);
 		expect(api(range)).toEqual(['20261120000000', '20261121235959']);
