@@ -6,6 +6,7 @@ import {
 	type IWebhookFunctions,
 } from 'n8n-workflow';
 
+import { switchOn } from '../Dialer/helpers/parameters';
 import { allowedRanges, type AddressRange } from './addresses';
 import { parseAgentIds } from './events';
 import { ACCEPT_UNAUTHENTICATED, SECURE_BY_DEFAULT_VERSION } from './properties';
@@ -23,7 +24,10 @@ export async function loadSecretDigests(
 export function requiresSecret(context: IHookFunctions | IWebhookFunctions): boolean {
 	return (
 		context.getNode().typeVersion >= SECURE_BY_DEFAULT_VERSION &&
-		!(context.getNodeParameter(ACCEPT_UNAUTHENTICATED, false) as boolean)
+		!switchOn(
+			context.getNodeParameter(ACCEPT_UNAUTHENTICATED, false),
+			'Accept Unauthenticated Deliveries',
+		)
 	);
 }
 

@@ -47,6 +47,21 @@ export function requireId(value: unknown, parameter: string): string {
 }
 
 /**
+ * A switch (a boolean parameter). An expression gives text ("false" from a sheet or an
+ * environment variable), which n8n does not convert and which would otherwise count as on.
+ */
+export function switchOn(value: unknown, parameter: string): boolean {
+	if (typeof value === 'boolean') return value;
+	const text = value === undefined || value === null ? '' : String(value).trim().toLowerCase();
+	if (text === 'true' || text === 'false' || text === '') return text === 'true';
+	throw new ParameterError(
+		parameter,
+		`"${String(value)}" is neither true nor false`,
+		'Switch it on or off, or give an expression that results in true or false.',
+	);
+}
+
+/**
  * Ficha IDs as the API takes them: comma-separated IDs and hyphen ranges ("10, 12, 20-25").
  * Returned in canonical form ("10,12,20-25") so the request is never malformed.
  */

@@ -27,7 +27,8 @@ export interface Delivery {
 	options?: IDataObject;
 	/** The node's version (default the newest, 2). */
 	version?: number;
-	acceptUnauthenticatedDeliveries?: boolean;
+	/** A switch; text as an expression gives it ("false"). */
+	acceptUnauthenticatedDeliveries?: boolean | string;
 	/** The client address n8n reports (`req.ip`; default 127.0.0.1). */
 	ip?: string;
 	timezone?: string;

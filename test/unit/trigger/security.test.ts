@@ -22,6 +22,16 @@ describe('publishing (and the Test URL) without a Webhook Secret', () => {
 		await expect(listen()).resolves.toBe(true);
 	});
 
+	it('fails when Accept Unauthenticated Deliveries is given by an expression as text "false"', async () => {
+		const { listen } = fakeWebhookFunctions({
+			secret: '',
+			acceptUnauthenticatedDeliveries: 'false',
+		});
+		await expect(listen()).rejects.toThrow('no Webhook Secret');
+		const on = fakeWebhookFunctions({ secret: '', acceptUnauthenticatedDeliveries: ' TRUE ' });
+		await expect(on.listen()).resolves.toBe(true);
+	});
+
 	it.each([1, 1.1])('succeeds for version %s, as before', async (version) => {
 		await expect(fakeWebhookFunctions({ secret: '', version }).listen()).resolves.toBe(true);
 	});

@@ -5,7 +5,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { ParameterError, requireText } from '../../helpers/parameters';
+import { ParameterError, requireText, switchOn } from '../../helpers/parameters';
 import { recordOf } from '../../helpers/rows';
 import {
 	ACTION_TIMEOUT_MS,
@@ -139,7 +139,7 @@ export const properties: INodeProperties[] = [
 	},
 ];
 
-const yesNo = (value: unknown) => (value === true ? 'Y' : 'N');
+const yesNo = (value: unknown, parameter: string) => (switchOn(value, parameter) ? 'Y' : 'N');
 
 export async function execute(
 	this: IExecuteFunctions,
@@ -154,9 +154,9 @@ export async function execute(
 			'Operação Cobrança',
 		),
 		tipo_discagem: String(parameter('dialingType')),
-		overdial: yesNo(parameter('overdial')),
+		overdial: yesNo(parameter('overdial'), 'Overdial'),
 		canal_dialer: requireText(parameter('dialerChannel'), 'Dialer Channel', '1'),
-		adicionar_ddd_local: yesNo(parameter('addLocalAreaCode')),
+		adicionar_ddd_local: yesNo(parameter('addLocalAreaCode'), 'Add Local Area Code'),
 		operadora: requireText(parameter('carrier'), 'Carrier', '15'),
 	};
 	if (!DIALING_TYPES.some((type) => type.value === fields.tipo_discagem)) {

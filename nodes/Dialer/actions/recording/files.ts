@@ -8,7 +8,7 @@ import type {
 } from 'n8n-workflow';
 
 import { inParallel } from '../../helpers/parallel';
-import { ParameterError } from '../../helpers/parameters';
+import { ParameterError, switchOn } from '../../helpers/parameters';
 import { downloadFile } from '../../transport/download';
 import { REPORT_TIMEOUT_MS } from '../../transport/request';
 import { asNodeError } from '../errors';
@@ -101,7 +101,10 @@ export function recordingsWanted(
 	context: ItemParameters,
 	itemIndex: number,
 ): FileSettings | undefined {
-	return context.getNodeParameter('downloadRecordings', itemIndex, false) === true
+	return switchOn(
+		context.getNodeParameter('downloadRecordings', itemIndex, false),
+		'Download Recordings',
+	)
 		? readFileSettings(context, itemIndex)
 		: undefined;
 }

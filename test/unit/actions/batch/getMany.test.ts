@@ -43,6 +43,14 @@ describe('Batch → Get Many', () => {
 		expect(items).toHaveLength(3);
 	});
 
+	it('keeps to Limit when Return All is given by an expression as text ("false")', async () => {
+		const { items } = await runNode({
+			parameters: { resource: 'batch', operation: 'getMany', returnAll: 'false', limit: 3 },
+			responses: [{ body: { data: { lotes } } }],
+		});
+		expect(items).toHaveLength(3);
+	});
+
 	it.each([0, 2.5, '', 'three', '3 items'])('refuses a Limit of %p', async (limit) => {
 		await expect(limited(limit)).rejects.toThrow(/Limit: .* is not a positive whole number/);
 	});

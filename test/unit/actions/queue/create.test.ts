@@ -65,6 +65,19 @@ describe('Queue → Create', () => {
 		});
 	});
 
+	it('sends switches given by an expression as text ("true", "FALSE") as Y and N', async () => {
+		const { form } = await runNode({
+			parameters: {
+				...required,
+				overdial: 'true',
+				addLocalAreaCode: 'FALSE',
+				additionalFields: {},
+			},
+			responses: [{ body: { status: 'success', data: { id: 88 } } }],
+		});
+		expect(form).toMatchObject({ overdial: 'Y', adicionar_ddd_local: 'N' });
+	});
+
 	it.each([
 		[{ channels: 0 }, 'Channels'],
 		[{ maxOverdial: 1.5 }, 'Max Overdial'],
@@ -72,6 +85,7 @@ describe('Queue → Create', () => {
 		[{ queueOperation: '' }, 'Operation (ID or Name)'],
 		[{ carrier: '' }, 'Carrier'],
 		[{ dialingType: 'XYZ' }, 'Dialing Type'],
+		[{ overdial: 'Y' }, 'Overdial'],
 		[{ additionalFields: { queueSize: -1 } }, 'Queue Size'],
 	])('rejects %j before sending, naming %s', async (override, parameter) => {
 		const { context, sent } = fakeExecuteFunctions({
