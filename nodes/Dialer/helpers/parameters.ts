@@ -129,6 +129,22 @@ export function toApiDateTime(value: DateTime): string {
 	return value.toFormat(API_DATE_TIME_FORMAT);
 }
 
+/**
+ * The last moment of the day, week or month holding `at`: 23:59:59.999 of its last day on `at`'s
+ * wall clock. Luxon's endOf steps back a millisecond from the next one's midnight, which where
+ * clocks go back from 01:00 to 00:00 (Havana, 1 November) can be the second 00:00: October
+ * ended at 1 November 00:59:59.
+ */
+function endOf(at: DateTime, unit: 'day' | 'week' | 'month'): DateTime {
+	// The calendar in UTC, where no clock changes.
+	const last = DateTime.utc(at.year, at.month, at.day).endOf(unit);
+	const { year, month, day } = last;
+	return DateTime.fromObject(
+		{ year, month, day, hour: 23, minute: 59, second: 59, millisecond: 999 },
+		{ zone: at.zone },
+	);
+}
+
 /** Whole calendar days, weeks (Monday first) and months around `now`, in `now`'s zone. */
 export function presetRange(preset: PeriodPreset, now: DateTime): DateRange {
 	const today = now.startOf('day');
@@ -137,26 +153,26 @@ export function presetRange(preset: PeriodPreset, now: DateTime): DateRange {
 	const daysBefore = (days: number) => today.minus({ days }).startOf('day');
 	switch (preset) {
 		case 'today':
-			return { start: today, end: today.endOf('day') };
+			return { start: today, end: endOf(today, 'day') };
 		case 'yesterday': {
 			const yesterday = daysBefore(1);
-			return { start: yesterday, end: yesterday.endOf('day') };
+			return { start: yesterday, end: endOf(yesterday, 'day') };
 		}
 		case 'last7Days':
-			return { start: daysBefore(6), end: today.endOf('day') };
+			return { start: daysBefore(6), end: endOf(today, 'day') };
 		case 'last30Days':
-			return { start: daysBefore(29), end: today.endOf('day') };
+			return { start: daysBefore(29), end: endOf(today, 'day') };
 		case 'thisWeek':
-			return { start: now.startOf('week'), end: now.endOf('week') };
+			return { start: now.startOf('week'), end: endOf(now, 'week') };
 		case 'lastWeek': {
 			const lastWeek = now.minus({ weeks: 1 });
-			return { start: lastWeek.startOf('week'), end: lastWeek.endOf('week') };
+			return { start: lastWeek.startOf('week'), end: endOf(lastWeek, 'week') };
 		}
 		case 'thisMonth':
-			return { start: now.startOf('month'), end: now.endOf('month') };
+			return { start: now.startOf('month'), end: endOf(now, 'month') };
 		case 'lastMonth': {
 			const lastMonth = now.minus({ months: 1 });
-			return { start: lastMonth.startOf('month'), end: lastMonth.endOf('month') };
+			return { start: lastMonth.startOf('month'), end: endOf(lastMonth, 'month') };
 		}
 	}
 }
@@ -225,7 +241,7 @@ export function parseDateTime(
 		} else {
 			parsed = fromText(text, zone);
 			if (parsed.isValid && DATE_ONLY.test(text) && dateOnlyMeans === 'endOfDay') {
-				parsed = parsed.endOf('day');
+				parsed = endOf(parsed, 'day');
 			}
 		}
 	} else {

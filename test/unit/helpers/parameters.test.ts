@@ -6,6 +6,8 @@ import {
 	ParameterError,
 	parseDateTime,
 	parseFichaIds,
+	PERIOD_PRESETS,
+	type PeriodPreset,
 	presetRange,
 	requireId,
 	requireText,
@@ -68,6 +70,29 @@ describe('report periods', () => {
 		const havana = DateTime.fromISO('2026-03-08T07:00:00', { zone: 'America/Havana' });
 		expect(api(presetRange('yesterday', havana))).toEqual(['20260307000000', '20260307235959']);
 		expect(api(presetRange('last30Days', havana))).toEqual(['20260207000000', '20260308235959']);
+	});
+
+	it('ends October on 31 October 23:59:59 where clocks go back to 00:00 on 1 November (Havana)', () => {
+		// Havana moves clocks back from 01:00 to 00:00 on 1 Nov 2026: 00:00 to 00:59 happen twice.
+		const october = DateTime.fromISO('2026-10-20T12:00:00', { zone: 'America/Havana' });
+		expect(api(presetRange('thisMonth', october))).toEqual(['20261001000000', '20261031235959']);
+		const november = DateTime.fromISO('2026-11-10T12:00:00', { zone: 'America/Havana' });
+		expect(api(presetRange('lastMonth', november))).toEqual(['20261001000000', '20261031235959']);
+	});
+
+	it('ends every preset at 23:59:59 of its last day, in any zone (generated dates)', () => {
+		const zones = ['America/Havana', 'Atlantic/Azores', 'America/Santiago', 'Australia/Lord_Howe'];
+		fc.assert(
+			fc.property(
+				fc.constantFrom(...zones),
+				fc.date({ min: new Date('2000-01-01'), max: new Date('2035-12-31'), noInvalidDate: true }),
+				fc.constantFrom(...(Object.keys(PERIOD_PRESETS) as PeriodPreset[])),
+				(zone, date, preset) => {
+					const now = DateTime.fromJSDate(date, { zone });
+					expect(toApiDateTime(presetRange(preset, now).end).slice(8)).toBe('235959');
+				},
+			),
+		);
 	});
 
 	it('counts last month correctly at a month end (31 March back to February)', () => {
