@@ -10,9 +10,13 @@ export interface FreshnessLimits {
 	maxAheadSeconds: number;
 }
 
-/** A limit read from the Options collection: a positive number of seconds, anything else off. */
+/**
+ * A limit read from the Options collection: a positive number of seconds, anything else off. An
+ * expression gives text ("300", from an environment variable), which n8n does not convert.
+ */
 export function limitSeconds(value: unknown): number {
-	return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0;
+	const seconds = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	return typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0 ? seconds : 0;
 }
 
 /** Why an event time is refused under the limits, or undefined when it passes. */

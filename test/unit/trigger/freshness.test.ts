@@ -40,7 +40,10 @@ describe('refusing stale or future event times', () => {
 		[0, 0],
 		[-5, 0],
 		[undefined, 0],
-		['300', 0],
+		['300', 300],
+		[' 60 ', 60],
+		['', 0],
+		['five minutes', 0],
 		[Number.NaN, 0],
 		[Infinity, 0],
 	])('reads the option %j as a limit of %j seconds (0: off)', (value, seconds) => {

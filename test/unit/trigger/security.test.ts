@@ -171,6 +171,15 @@ describe('Max Event Age and Max Event Time Ahead', () => {
 		} else expect(startedItems(result)).toHaveLength(1);
 	});
 
+	it('refuse a replayed event when the limits are given by an expression as text ("300")', async () => {
+		const { call, written } = fakeWebhookFunctions({
+			body: { ...current, t: NOW - 600 },
+			options: { maxEventAge: '300', maxEventAhead: ' 60 ' },
+		});
+		await call();
+		expect(written.status).toBe(400);
+	});
+
 	it('also read t sent as text', async () => {
 		const { call, written } = fakeWebhookFunctions({
 			body: { ...current, t: String(NOW - 600) },
