@@ -175,8 +175,10 @@ export async function execute(
 		if (additional[field.name] !== undefined)
 			fields[field.apiField] = wholeNumber(additional[field.name], field);
 	}
-	if (typeof additional.integrationId === 'string')
-		fields.integracao_id = additional.integrationId.trim();
+	// An expression may give the ID as a number (a CRM record's id).
+	const { integrationId } = additional;
+	if (typeof integrationId === 'string' || typeof integrationId === 'number')
+		fields.integracao_id = String(integrationId).trim();
 
 	const queue = recordOf(await dialerApiRequest.call(this, endpoint, fields, itemIndex));
 	return [{ json: queue }];

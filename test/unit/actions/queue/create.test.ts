@@ -65,6 +65,14 @@ describe('Queue → Create', () => {
 		});
 	});
 
+	it('sends an Integration ID given by an expression as a number (a CRM id)', async () => {
+		const { form } = await runNode({
+			parameters: { ...required, additionalFields: { integrationId: 7 } },
+			responses: [{ body: { status: 'success', data: { id: 88 } } }],
+		});
+		expect(form.integracao_id).toBe('7');
+	});
+
 	it('sends switches given by an expression as text ("true", "FALSE") as Y and N', async () => {
 		const { form } = await runNode({
 			parameters: {
