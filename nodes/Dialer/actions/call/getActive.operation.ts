@@ -35,11 +35,11 @@ export async function execute(
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const extension = requireText(this.getNodeParameter('extension', itemIndex), 'Extension', '1001');
-	const call = recordOf(
-		await dialerApiRequest.call(this, endpoint, { ramal: extension }, itemIndex),
-	);
-	// An idle extension is an answer, not a failure: say so in the item.
-	if (Object.keys(call).length === 0) {
+	const answer = await dialerApiRequest.call(this, endpoint, { ramal: extension }, itemIndex);
+	const call = answer === false ? {} : recordOf(answer);
+	// An idle extension is an answer, not a failure: say so in the item. Servers say it with no
+	// record, with false (PHP's fetch finding no row) or with a record of empty fields.
+	if (Object.values(call).every((value) => value === null || value === '')) {
 		return [
 			{ json: { extension, active: false, message: `No active call on extension ${extension}` } },
 		];

@@ -22,18 +22,23 @@ describe('Call → Get Active', () => {
 		expect(items[0].json).toEqual({ extension: '1001', active: true, ...call });
 	});
 
-	it.each([{ data: {} }, { data: null }, { data: [] }, {}])(
-		'says plainly that an idle extension has no call (%j)',
-		async (body) => {
-			const { items } = await runNode({
-				parameters: { resource: 'call', operation: 'getActive', extension: '1002' },
-				responses: [{ body }],
-			});
-			expect(items[0].json).toEqual({
-				extension: '1002',
-				active: false,
-				message: 'No active call on extension 1002',
-			});
-		},
-	);
+	it.each([
+		{ data: {} },
+		{ data: null },
+		{ data: [] },
+		{},
+		// PHP's answer when its query finds no row, and a row of empty fields.
+		{ data: false },
+		{ data: { ddd: '', uid: '', numero: '', nome: null } },
+	])('says plainly that an idle extension has no call (%j)', async (body) => {
+		const { items } = await runNode({
+			parameters: { resource: 'call', operation: 'getActive', extension: '1002' },
+			responses: [{ body }],
+		});
+		expect(items[0].json).toEqual({
+			extension: '1002',
+			active: false,
+			message: 'No active call on extension 1002',
+		});
+	});
 });
