@@ -4,16 +4,18 @@ function isRecord(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-const isEmpty = (value: unknown) => value === undefined || value === null || value === '';
+// false: PHP's answer when its query finds no row.
+const isEmpty = (value: unknown) =>
+	value === undefined || value === null || value === '' || value === false;
 
 // The count report answers carry beside their rows; with no rows beside it, it is not a row.
 const isCount = (key: string) => key === 'total';
 
 /**
  * The list of records in a payload. The contract leaves most wrappers open, so this accepts the
- * list itself, the list under `listKey`, or an object whose only list is the rows; an empty answer,
- * `listKey` holding nothing (`{"resultado":null}`), or a list's count alone (`{"total":0}`) is no
- * rows, and a single record is one row.
+ * list itself, the list under `listKey`, or an object whose only list is the rows; an empty answer
+ * or false, `listKey` holding nothing (`{"resultado":null}`), or a list's count alone
+ * (`{"total":0}`) is no rows, and a single record is one row.
  */
 export function rowsOf(payload: unknown, listKey?: string): IDataObject[] {
 	if (isEmpty(payload)) return [];

@@ -22,7 +22,7 @@ describe('the rows of an answer', () => {
 		expect(rowsOf(answer)).toEqual([answer]);
 	});
 
-	it.each([undefined, null, '', {}])('reads an empty answer (%j) as no rows', (answer) => {
+	it.each([undefined, null, '', false, {}])('reads an empty answer (%j) as no rows', (answer) => {
 		expect(rowsOf(answer)).toEqual([]);
 	});
 

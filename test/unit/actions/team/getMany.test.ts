@@ -15,4 +15,16 @@ describe('Team → Get Many', () => {
 		expect(form).toEqual({ user: 'maria.souza' });
 		expect(items[0].json).toEqual({ id: 3, nome: 'Vendas' });
 	});
+
+	// PHP's answer when its query finds no row is false.
+	it.each([{ data: false }, { data: { times: false } }])(
+		'gives no team for an agent without teams: %j',
+		async (body) => {
+			const { items } = await runNode({
+				parameters: { resource: 'team', operation: 'getMany', returnAll: true, filters: {} },
+				responses: [{ body }],
+			});
+			expect(items).toEqual([]);
+		},
+	);
 });
