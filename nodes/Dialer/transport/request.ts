@@ -273,10 +273,11 @@ export async function dialerApiDownload(
 ): Promise<RawResponse> {
 	const answer = await send(this, endpoint, fields, itemIndex);
 	const body = await readAll(answer.body);
-	if (body.subarray(0, 1).toString() === '{') {
+	// A PHP file saved with a byte order mark puts one (and its line breaks) before every answer.
+	if (/^\uFEFF?\s*\{/.test(body.subarray(0, 64).toString('utf8'))) {
 		let failure: string | undefined;
 		try {
-			failure = failureMessage(JSON.parse(body.toString('utf8')));
+			failure = failureMessage(JSON.parse(body.toString('utf8').replace(/^\uFEFF/, '')));
 		} catch {
 			failure = undefined;
 		}

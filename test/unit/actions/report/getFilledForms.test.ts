@@ -99,6 +99,20 @@ describe('Report → Get Filled Forms', () => {
 		expect(Buffer.from(items[0].binary!.report.data, 'base64').toString('utf8')).toBe(csv);
 	});
 
+	it.each([
+		['as it is', ''],
+		['after a byte order mark and a line break (a PHP file saved with one)', '\uFEFF\n'],
+	])('fails on a CSV export the dialer refuses with a JSON message %s', async (_form, start) => {
+		const refusal = `${start}{"status":"error","message":"Formulário não encontrado"}`;
+		const { context } = fakeExecuteFunctions({
+			parameters: { ...base, output: 'csvFile', binaryPropertyName: 'report' },
+			responses: [{ body: refusal, contentType: 'application/vnd.api+json' }],
+		});
+		await expect(router.call(context)).rejects.toThrow(
+			'Dialer getFP1 failed (HTTP 200): Formulário não encontrado',
+		);
+	});
+
 	it('rejects malformed ficha IDs before sending', async () => {
 		const { context, sent } = fakeExecuteFunctions({
 			parameters: { ...base, selectBy: 'fichaIds', fichaIds: '5,,9' },
