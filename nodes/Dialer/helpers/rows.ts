@@ -20,13 +20,22 @@ const isCount = (key: string) => key === 'total';
 export function rowsOf(payload: unknown, listKey?: string): IDataObject[] {
 	if (isEmpty(payload)) return [];
 	// Usually every element is a record: the parsed list itself then, not a copy of it.
-	if (Array.isArray(payload)) return payload.every(isRecord) ? payload : payload.filter(isRecord);
+	if (Array.isArray(payload)) return payload.every(isRecord) ? payload : entriesOf(payload);
 	if (!isRecord(payload)) return [{ value: payload as string | number | boolean }];
 	if (listKey !== undefined && Array.isArray(payload[listKey])) return rowsOf(payload[listKey]);
 	if (listKey !== undefined && listKey in payload && isEmpty(payload[listKey])) return [];
 	const lists = Object.values(payload).filter(Array.isArray);
 	if (lists.length === 1) return rowsOf(lists[0]);
 	return Object.keys(payload).every(isCount) ? [] : [payload];
+}
+
+/** A list's records; a list of names or IDs only (getTime's items are not shown) holds each. */
+function entriesOf(list: unknown[]): IDataObject[] {
+	const records = list.filter(isRecord);
+	if (records.length > 0) return records;
+	const isName = (value: unknown): value is string | number =>
+		(typeof value === 'string' && value !== '') || typeof value === 'number';
+	return list.filter(isName).map((value) => ({ value }));
 }
 
 /** The payload as one record, for operations that answer with a single result. */

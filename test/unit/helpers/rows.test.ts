@@ -5,6 +5,10 @@ describe('the rows of an answer', () => {
 		expect(rowsOf([{ id: 1 }, 'x', null, [2], { id: 2 }])).toEqual([{ id: 1 }, { id: 2 }]);
 	});
 
+	it('takes a list of names or IDs only as one row holding each', () => {
+		expect(rowsOf(['Vendas', 7, '', null])).toEqual([{ value: 'Vendas' }, { value: 7 }]);
+	});
+
 	it('takes the list under the named key, even when the answer has other lists', () => {
 		const answer = { lotes: [{ id: 1 }], filas: [{ id: 9 }] };
 		expect(rowsOf(answer, 'lotes')).toEqual([{ id: 1 }]);
