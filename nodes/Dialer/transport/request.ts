@@ -92,7 +92,9 @@ export function serverOf(credentials: ICredentialDataDecryptedObject): Server {
 		secrets: [credentials.token, credentials.reportPassword]
 			.map((value) => String(value ?? '').trim())
 			// Shorter values are common words more often than secrets worth hiding.
-			.filter((value) => value.length >= 4),
+			.filter((value) => value.length >= 4)
+			// Also as the form carries them, for a dialer that repeats the request it got.
+			.flatMap((value) => [value, encodeForm({ value }).slice('value='.length)]),
 	};
 }
 
