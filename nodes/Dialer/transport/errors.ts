@@ -232,7 +232,11 @@ function flagsFailure(value: unknown): boolean {
 
 /** Whether the body's `status` says failure. */
 function statusFailed(body: IDataObject): boolean {
-	const { status } = body;
+	// A status code may come as text ("200"), as some dialer builds send every number.
+	const status =
+		typeof body.status === 'string' && /^\s*\d+\s*$/.test(body.status)
+			? Number(body.status)
+			: body.status;
 	if (typeof status === 'number') return status >= 400;
 	if (status === false) return true;
 	if (typeof status !== 'string' || status.trim() === '') return false;

@@ -92,6 +92,10 @@ describe('errors name the operation and the HTTP status, and give a hint', () =>
 		[{ error: null, status: 'success' }, undefined],
 		[{ error: {}, data: [] }, undefined],
 		[{ status: 'OK', error: 'false', data: [] }, undefined],
+		// A status code sent as text, as some dialer builds send every number.
+		[{ status: '200', data: [{ ficha: '1' }] }, undefined],
+		[{ status: '1', data: [] }, undefined],
+		[{ status: '500', data: [] }, 'status "500"'],
 	])('reads %j as failure %p', (body, expected) => {
 		expect(failureMessage(body)).toBe(expected);
 	});
