@@ -21,6 +21,7 @@ import { checkClock, readingAhead, testEventWarnings } from './clockCheck';
 import { pollReport, resumeState, type ReadWindow } from './cursor';
 import { emitRows, forgetRowsToEmitAgain, rowsToEmitAgain } from './emission';
 import { eventProperties, REPORT_EVENTS, type ReportEvent } from './events';
+import { startPoll } from './overlappingPolls';
 import { rowIdentifier } from './rowIdentity';
 import {
 	eventOf,
@@ -37,9 +38,6 @@ const TEST_SAMPLE_ROWS = 10;
 const PARALLEL_DOWNLOADS = 4;
 /** Report login fields: never part of what is stored. */
 const SECRET_FIELDS = new Set(['user', 'senha']);
-
-// Poll Times can start a poll while the last one is still reading (a long catch-up): it skips.
-const pollsUnderWay = new WeakSet<object>();
 
 /** Which event, parameters and start a clock check belongs to (the report login left out). */
 function scopeOf(event: ReportEvent, fields: ApiFields, startFrom: number | undefined): string {
@@ -151,8 +149,8 @@ export class DialerReportTrigger implements INodeType {
 		}
 
 		const staticData = this.getWorkflowStaticData('node');
-		if (pollsUnderWay.has(staticData)) return null;
-		pollsUnderWay.add(staticData);
+		const underWay = startPoll(this, staticData);
+		if (!underWay) return null;
 		try {
 			const stored = staticData.reportCursor as IDataObject | undefined;
 			const state = resumeState(
@@ -178,9 +176,11 @@ export class DialerReportTrigger implements INodeType {
 				this.logger.warn(warning, { node: this.getNode().name });
 			}
 			const rows = [...rowsToEmitAgain(staticData), ...result.emit];
-			return rows.length > 0 ? emitRows(this, staticData, rows, await itemsOf(rows)) : null;
+			if (rows.length === 0) return null;
+			const items = await itemsOf(rows);
+			return emitRows(this, staticData, rows, items, underWay.emitting());
 		} finally {
-			pollsUnderWay.delete(staticData);
+			underWay.end();
 		}
 	}
 }

@@ -8,7 +8,10 @@
  * that the execution could not be started, through the emit's done promise, so the trigger
  * emits them itself, keeps those rows in its static data when n8n says so, and emits them first
  * on the next poll. n8n 1.x does not settle that promise on such a failure (it leaves the
- * rejection unhandled), so there the trigger returns the rows as before.
+ * rejection unhandled), so there the trigger returns the rows as before. With n8n's durable poll
+ * cursors the failed store leaves the stored state as it was, so the next poll reads the rows
+ * again; the rows kept here go to the poll's own copy of the state, stored only when n8n reports
+ * the failure before it stores that copy alone (then with the cursor past them): once either way.
  */
 import type { IDataObject, INodeExecutionData, IPollFunctions, IRun } from 'n8n-workflow';
 
@@ -43,13 +46,15 @@ function wasStarted(error: unknown): boolean {
 
 /**
  * Emits `items` (made from `rows`, which include `rowsToEmitAgain`) and returns what the poll
- * returns: null once emitted here, else the items for n8n to emit.
+ * returns: null once emitted here, else the items for n8n to emit. `notStored` is called when n8n
+ * reports that it could not start their execution.
  */
 export function emitRows(
 	context: IPollFunctions,
 	staticData: IDataObject,
 	rows: IDataObject[],
 	items: INodeExecutionData[][],
+	notStored: () => void,
 ): INodeExecutionData[][] | null {
 	// Only the waiting rows in `rows`: a failed start reported since they were read (while this
 	// poll downloaded recordings) added more.
@@ -61,6 +66,7 @@ export function emitRows(
 	const done = context.helpers.createDeferredPromise<IRun | undefined>();
 	done.promise.catch((error: unknown) => {
 		if (wasStarted(error)) return;
+		notStored();
 		staticData[EMIT_AGAIN] = [...rowsToEmitAgain(staticData), ...rows];
 		const cause = (error as Error)?.message;
 		context.logger.warn(

@@ -87,7 +87,7 @@ export async function reportTriggerWatch(
 			await stack.api.deactivateWorkflow(workflow.id);
 			await sleep(3000);
 			const executions = await stack.api.listExecutions(workflow.id, true);
-			const emitted = executions.flatMap((execution) => {
+			const fichasOf = (execution: (typeof executions)[number]) => {
 				const data = execution.data as {
 					resultData?: { runData?: Record<string, Array<{ data?: { main?: unknown[][] } }>> };
 				};
@@ -95,13 +95,24 @@ export async function reportTriggerWatch(
 				return (items as Array<{ json: { ficha: unknown } }>).map((item) =>
 					String(item.json.ficha),
 				);
-			});
-			const times = countBy(emitted, String);
+			};
+			const times = countBy(executions.flatMap(fichasOf), String);
+			// Which executions emitted a ficha twice, and when: polls run side by side, or a poll
+			// repeated later.
+			const withDoubles = executions
+				.map((execution) => ({ execution, fichas: fichasOf(execution) }))
+				.filter(({ fichas }) => fichas.some((ficha) => times[ficha] > 1))
+				.map(({ execution, fichas }) => ({
+					startedAt: execution.startedAt,
+					fichas: `${fichas[0]}..${fichas.at(-1)} (${fichas.length})`,
+				}))
+				.sort((a, b) => a.startedAt.localeCompare(b.startedAt));
 			const log = readFileSync(stack.main.process.logFile, 'utf8');
 			return {
 				fichas: added.length,
 				missing: added.filter((ficha) => !times[ficha]).length,
 				doubled: Object.values(times).filter((n) => n > 1).length,
+				executionsWithDoubles: withDoubles,
 				executions: countBy(executions, (e) => e.status),
 				pollsEmittedAgain: log.match(/could not start the execution of/g)?.length ?? 0,
 			};

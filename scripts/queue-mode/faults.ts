@@ -166,6 +166,7 @@ async function run(
 			n8nVersion: stack.n8nVersion,
 			postgres: stack.postgres.version,
 			faultAfterSeconds: (faultAt - shiftStart) / 1000,
+			faultAt: new Date(faultAt).toISOString(),
 			faultTimes: Object.fromEntries(Object.entries(times).map(([k, v]) => [k, at(v)])),
 			...outcome,
 			restarts: supervisor.restarts.map((r) => ({

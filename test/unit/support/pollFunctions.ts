@@ -17,6 +17,11 @@ export interface FakePollOptions {
 	timezone?: string;
 	/** The node's static data, kept across polls as n8n keeps it. */
 	staticData?: IDataObject;
+	/**
+	 * Which workflow the trigger is in (polls of one trigger share it and the node's ID); by
+	 * default one per static data object.
+	 */
+	workflowId?: string;
 	credentials?: Partial<ICredentialDataDecryptedObject>;
 	/** Receives what the node logs as warnings. */
 	warnings?: string[];
@@ -33,6 +38,8 @@ type DonePromise = NonNullable<Parameters<IPollFunctions['__emit']>[2]>;
 export interface Emitted {
 	items: INodeExecutionData[][];
 	done: DonePromise;
+	/** The node's static data when it emitted: what n8n stores with the execution. */
+	state: IDataObject;
 }
 
 function createDeferredPromise<T>() {
@@ -44,6 +51,10 @@ function createDeferredPromise<T>() {
 	});
 	return { promise, resolve, reject };
 }
+
+/** Each static data object is one trigger's unless a test names the workflow. */
+const workflowOf = new WeakMap<IDataObject, string>();
+let workflows = 0;
 
 /**
  * A stand-in for n8n's IPollFunctions: parameters by name (dotted paths), the node's static
@@ -71,9 +82,11 @@ export function fakePollFunctions(options: FakePollOptions): IPollFunctions {
 		...options.credentials,
 	} as ICredentialDataDecryptedObject;
 	const staticData = options.staticData ?? {};
+	if (!workflowOf.has(staticData)) workflowOf.set(staticData, `workflow-${++workflows}`);
 
 	const context = {
 		getNode: () => node,
+		getWorkflow: () => ({ id: options.workflowId ?? workflowOf.get(staticData), active: true }),
 		logger: { warn: (message: string) => options.warnings?.push(message) },
 		getMode: () => options.mode ?? 'trigger',
 		getTimezone: () => options.timezone ?? 'America/Sao_Paulo',
@@ -82,7 +95,11 @@ export function fakePollFunctions(options: FakePollOptions): IPollFunctions {
 		...(options.emitted && {
 			__runPoll: async (poll: () => Promise<unknown>) => await poll(),
 			__emit: (items: INodeExecutionData[][], _response: unknown, done: DonePromise) =>
-				options.emitted!.push({ items, done }),
+				options.emitted!.push({
+					items,
+					done,
+					state: JSON.parse(JSON.stringify(staticData)) as IDataObject,
+				}),
 		}),
 		getNodeParameter(name: string, fallback?: unknown) {
 			let value: unknown = options.parameters;
