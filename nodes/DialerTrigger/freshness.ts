@@ -1,3 +1,5 @@
+import { numberFromText } from '../Dialer/helpers/parameters';
+
 /**
  * The options that refuse stale or replayed deliveries by their event time `t`. Both are off
  * (0) by default: they compare the dialer's clock with n8n's, and a dialer whose clock is wrong
@@ -11,11 +13,11 @@ export interface FreshnessLimits {
 }
 
 /**
- * A limit read from the Options collection: a positive number of seconds, anything else off. An
- * expression gives text ("300", from an environment variable), which n8n does not convert.
+ * A limit read from the Options collection: a positive number of seconds (also as text, "300"),
+ * anything else off.
  */
 export function limitSeconds(value: unknown): number {
-	const seconds = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	const seconds = numberFromText(value);
 	return typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0 ? seconds : 0;
 }
 

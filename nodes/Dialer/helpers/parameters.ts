@@ -47,6 +47,13 @@ export function requireId(value: unknown, parameter: string): string {
 }
 
 /**
+ * A number parameter's value, read: an expression gives text ("10", from a sheet, a form or an
+ * environment variable), which n8n does not convert. Anything else is returned as it is.
+ */
+export const numberFromText = (value: unknown): unknown =>
+	typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+
+/**
  * A switch (a boolean parameter). An expression gives text ("false" from a sheet or an
  * environment variable), which n8n does not convert and which would otherwise count as on.
  */

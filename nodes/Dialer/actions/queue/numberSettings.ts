@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { ParameterError } from '../../helpers/parameters';
+import { numberFromText, ParameterError } from '../../helpers/parameters';
 import { sentAs } from '../shared/sentAs';
 
 /** A whole-number setting of a queue: its parameter, API field, lowest value and server default. */
@@ -135,7 +135,7 @@ export function numberProperty(field: NumberField, required: boolean): INodeProp
 }
 
 export function wholeNumber(value: unknown, field: NumberField): string {
-	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	const number = numberFromText(value);
 	if (typeof number !== 'number' || !Number.isSafeInteger(number) || number < field.minValue) {
 		throw new ParameterError(
 			field.displayName,

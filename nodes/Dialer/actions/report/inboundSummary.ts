@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { ParameterError } from '../../helpers/parameters';
+import { numberFromText, ParameterError } from '../../helpers/parameters';
 import { countingTally, percent, secondsOf, type Summarizer } from './summary';
 
 // The one call status whose meaning the contract gives for a call's outcome; every other status
@@ -69,8 +69,7 @@ export const serviceLevelProperty: INodeProperties = {
 
 export function readServiceLevel(context: IExecuteFunctions, itemIndex: number): number {
 	const value: unknown = context.getNodeParameter('serviceLevelSeconds', itemIndex);
-	// An expression gives text ("20"), which n8n does not convert.
-	const seconds = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	const seconds = numberFromText(value);
 	if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) {
 		throw new ParameterError(
 			'Service Level (Seconds)',

@@ -5,7 +5,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { ParameterError, switchOn } from '../../helpers/parameters';
+import { numberFromText, ParameterError, switchOn } from '../../helpers/parameters';
 import { rowsOf } from '../../helpers/rows';
 import { dialerApiRequest, type ApiEndpoint, type ApiFields } from '../../transport/request';
 
@@ -59,8 +59,7 @@ export function limitedItems(
 function upToLimit(this: IExecuteFunctions, itemIndex: number, rows: IDataObject[]): IDataObject[] {
 	if (switchOn(this.getNodeParameter('returnAll', itemIndex), 'Return All')) return rows;
 	const value: unknown = this.getNodeParameter('limit', itemIndex);
-	// An expression gives text ("10", from a sheet or a form): n8n does not convert it.
-	const limit = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	const limit = numberFromText(value);
 	if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
 		throw new ParameterError(
 			'Limit',
