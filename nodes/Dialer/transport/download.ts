@@ -198,14 +198,21 @@ export async function downloadFile(this: FileContext, file: FileRequest): Promis
 	let audioType: string | undefined;
 	let bytes = 0;
 	let problem: { text: string; hint: string } | undefined;
+	// The first bytes, gathered until there are enough to tell, however they are split up.
+	let start: Buffer | undefined = Buffer.alloc(0);
+	const sniff = (first: Buffer) => {
+		start = undefined;
+		audioType = audioTypeOf(first);
+		if (labelledPage ? !audioType : looksLikePage(first)) {
+			const what = labelledPage ? contentType.split(';')[0] : 'a page';
+			const text = `received ${what} instead of a file: ${described(first.toString())}`;
+			problem = { text, hint: PAGE_HINT };
+		}
+	};
 	const check = (chunk: Buffer) => {
-		if (bytes === 0 && chunk.length > 0) {
-			audioType = audioTypeOf(chunk);
-			if (labelledPage ? !audioType : looksLikePage(chunk)) {
-				const what = labelledPage ? contentType.split(';')[0] : 'a page';
-				const text = `received ${what} instead of a file: ${described(chunk.toString())}`;
-				problem = { text, hint: PAGE_HINT };
-			}
+		if (start) {
+			start = Buffer.concat([start, chunk]);
+			if (start.length >= SNIFFED_BYTES) sniff(start);
 		}
 		bytes += chunk.length;
 		if (bytes > file.maxBytes) {
@@ -227,6 +234,9 @@ export async function downloadFile(this: FileContext, file: FileRequest): Promis
 	if (bytes === 0) {
 		throw fail('received an empty file', 'Check the link; the server sent no bytes.', status);
 	}
+	// A body shorter than that is told by all of it.
+	if (start) sniff(start);
+	if (problem) throw fail(problem.text, problem.hint, status);
 	if (labelledPage && audioType) {
 		relabel(binary, fileNameOf(headers, url, file.fallbackName, audioType), audioType);
 	}
@@ -252,6 +262,8 @@ function networkHint(problem: string, url: URL, dialerOrigin?: string): string |
 	return `The link points to ${url.host}, not the dialer: check that n8n can reach that server.`;
 }
 
+// As many as a page's start needs to be told from audio (looksLikePage reads 64).
+const SNIFFED_BYTES = 64;
 const megabytes = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
 
 const RETRY_HINT = 'Retry later; if it persists, check the network between n8n and the server.';

@@ -26,6 +26,8 @@ export interface FakeResponse {
 	delayMs?: number;
 	/** The body breaks off after its first chunk: with this error, or (`'stall'`) by sending nothing more. */
 	breaksOff?: Error | 'stall';
+	/** Bytes per chunk of a streamed body (default 997). */
+	chunkBytes?: number;
 }
 
 export interface SentRequest {
@@ -83,7 +85,7 @@ function encodeBody(body: unknown): Buffer {
 const CHUNK_BYTES = 997;
 
 /** The body as n8n's client streams it; `breaksOff` spoils it after the first chunk. */
-function inChunks(body: Buffer, breaksOff?: Error | 'stall'): Readable {
+function inChunks(body: Buffer, breaksOff?: Error | 'stall', chunkBytes = CHUNK_BYTES): Readable {
 	if (breaksOff === 'stall') {
 		// A connection that stays open, sending nothing more (and closes when destroyed).
 		let started = false;
@@ -95,8 +97,8 @@ function inChunks(body: Buffer, breaksOff?: Error | 'stall'): Readable {
 		});
 	}
 	async function* chunks() {
-		for (let start = 0; start < body.length; start += CHUNK_BYTES) {
-			yield body.subarray(start, start + CHUNK_BYTES);
+		for (let start = 0; start < body.length; start += chunkBytes) {
+			yield body.subarray(start, start + chunkBytes);
 			if (breaksOff) throw breaksOff;
 		}
 	}
@@ -140,7 +142,8 @@ export function fakeExecuteFunctions(options: FakeContextOptions) {
 		load.inFlight--;
 		if (response.throws) throw response.throws;
 		const body = encodeBody(response.body);
-		const stream = request.encoding === 'stream' && inChunks(body, response.breaksOff);
+		const stream =
+			request.encoding === 'stream' && inChunks(body, response.breaksOff, response.chunkBytes);
 		if (stream) streams.push(stream);
 		return {
 			statusCode: response.status ?? 200,

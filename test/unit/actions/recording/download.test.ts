@@ -218,6 +218,19 @@ describe('Recording → Download', () => {
 		},
 	);
 
+	it('tells audio from a page by its first bytes when they arrive a byte at a time', async () => {
+		const link = 'https://s.test/ipbox/download.php?id=9';
+		const { items } = await download(link, [
+			{ contentType: 'text/html', body: WAV, chunkBytes: 1 },
+		]);
+		expect(items[0].binary?.recording).toMatchObject({ mimeType: 'audio/wav' });
+		await expect(
+			download(row.arquivo, [
+				{ contentType: 'application/octet-stream', body: '  <html><p>Entrar</p>', chunkBytes: 1 },
+			]),
+		).rejects.toThrow(/received a page instead of a file: Entrar/);
+	});
+
 	it('refuses a page sent as octet-stream, by its first bytes', async () => {
 		await expect(
 			download(row.arquivo, [
