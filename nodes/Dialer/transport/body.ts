@@ -12,6 +12,11 @@ export interface BodyStream {
 	 * deadline passed, midway is thrown as `broken` makes it.
 	 */
 	read(take: (chunk: Buffer) => boolean): Promise<void>;
+	/**
+	 * Waits for the first bytes and leaves them in the stream, paused, for a reader that takes the
+	 * whole body afterwards; undefined when the body ended without any.
+	 */
+	peek(): Promise<Buffer | undefined>;
 }
 
 export const toBuffer = (chunk: unknown): Buffer =>
@@ -25,10 +30,12 @@ export const toBuffer = (chunk: unknown): Buffer =>
 interface NodeStream {
 	on(event: string, listener: (value: unknown) => void): unknown;
 	removeListener(event: string, listener: (value: unknown) => void): unknown;
+	pause(): unknown;
+	unshift(chunk: Buffer): void;
 	destroy(): void;
 }
 
-const isNodeStream = (body: unknown): body is NodeStream =>
+export const isNodeStream = (body: unknown): body is NodeStream =>
 	typeof body === 'object' &&
 	body !== null &&
 	typeof (body as NodeStream).on === 'function' &&
@@ -41,21 +48,23 @@ export function release(body: unknown): void {
 
 /**
  * Hands each chunk of `stream` to `take` as it arrives (flowing mode: no promise per chunk),
- * until the end or `take` returns false. n8n's client stops watching the deadline when the
- * headers are in: `signal` ends the reading, also while the server sends nothing.
+ * until the end or `take` returns false; then the rest is let go, or with `keepRest` left
+ * unread (`take` paused the stream). n8n's client stops watching the deadline when the headers
+ * are in: `signal` ends the reading, also while the server sends nothing.
  */
 function flow(
 	stream: NodeStream,
 	signal: AbortSignal,
 	take: (chunk: Buffer) => boolean,
 	broken: (error: unknown) => Error,
+	keepRest = false,
 ): Promise<void> {
 	return new Promise((resolve, reject) => {
-		const finish = (error?: unknown) => {
+		const finish = (error?: unknown, keep = false) => {
 			for (const [event, listener] of listeners) stream.removeListener(event, listener);
 			signal.removeEventListener('abort', aborted);
 			// Also when `take` gave up on the answer: no reason to download the rest.
-			stream.destroy();
+			if (!keep) stream.destroy();
 			if (error === undefined) resolve();
 			else reject(error);
 		};
@@ -65,7 +74,7 @@ function flow(
 				'data',
 				(chunk) => {
 					try {
-						if (!take(toBuffer(chunk))) finish();
+						if (!take(toBuffer(chunk))) finish(undefined, keepRest);
 					} catch (error) {
 						finish(error);
 					}
@@ -92,6 +101,22 @@ export function bodyStream(
 		async read(take) {
 			if (isNodeStream(body)) return await flow(body, signal, take, broken);
 			if (body !== undefined && body !== null) take(toBuffer(body));
+		},
+		async peek() {
+			if (!isNodeStream(body)) {
+				const whole = toBuffer(body ?? Buffer.alloc(0));
+				return whole.length > 0 ? whole : undefined;
+			}
+			let first: Buffer | undefined;
+			const putBack = (chunk: Buffer) => {
+				// Paused first: a flowing stream would hand the bytes put back straight out again.
+				body.pause();
+				body.unshift(chunk);
+				first = chunk;
+				return false;
+			};
+			await flow(body, signal, putBack, broken, true);
+			return first;
 		},
 	};
 }

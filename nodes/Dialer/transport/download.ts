@@ -220,18 +220,21 @@ export async function downloadFile(this: FileContext, file: FileRequest): Promis
 		}
 		return problem?.text;
 	};
-	let binary: IBinaryData;
+	let binary: IBinaryData | undefined;
 	try {
-		binary = await this.helpers.prepareBinaryData(
-			fileBody(answer.body, signal, check),
-			fileNameOf(headers, url, file.fallbackName, contentType),
-			fileTypeOf(contentType, url),
-		);
+		const body = await fileBody(answer.body, signal, check);
+		binary =
+			body &&
+			(await this.helpers.prepareBinaryData(
+				body,
+				fileNameOf(headers, url, file.fallbackName, contentType),
+				fileTypeOf(contentType, url),
+			));
 	} catch (error) {
 		// The check's own reason, whatever n8n's binary store made of the stopped stream.
 		throw problem ? fail(problem.text, problem.hint, status) : broken(error, status);
 	}
-	if (bytes === 0) {
+	if (!binary) {
 		throw fail('received an empty file', 'Check the link; the server sent no bytes.', status);
 	}
 	// A body shorter than that is told by all of it.

@@ -1,52 +1,79 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { DESCRIBED_BYTES, toBuffer, type BodyStream } from './body';
+import {
+	bodyStream,
+	DESCRIBED_BYTES,
+	isNodeStream,
+	release,
+	toBuffer,
+	type BodyStream,
+} from './body';
 
-/** The body of a file answer (a call recording): passed on to n8n's binary store as it arrives. */
+/** The body of a file answer (a call recording): handed to n8n's binary store as it arrives. */
 
 /** What n8n's binary store takes: a whole buffer, or a stream it reads as it stores. */
 export type FileBody = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];
 
 type FileStream = Extract<FileBody, { pipe: unknown }>;
 
-/** A Node.js stream, as n8n's client gives a body read with `encoding: 'stream'`. */
-interface NodeStream {
-	map(each: (chunk: unknown) => Buffer, options: { signal: AbortSignal }): FileStream;
-	destroy(error?: Error): void;
-}
-
-const isNodeStream = (body: unknown): body is NodeStream =>
-	typeof body === 'object' && body !== null && typeof (body as NodeStream).map === 'function';
+const isFileStream = (body: unknown): body is FileStream => isNodeStream(body);
 
 /**
- * A file's body for n8n's binary store, never gathered here: the client's stream passed on chunk
- * by chunk (Readable.map, so n8n's store pulls at its own pace), each chunk first shown to `check`,
- * which stops the stream by returning why. The deadline and the execution's cancel signal stop it
- * too, also while the server sends nothing.
+ * A file's body for n8n's binary store, never gathered here: the client's own stream, handed over
+ * unchanged. `check` sees every byte once, in order, and stops the download by returning why; it
+ * sees the first bytes before the store gets any. Undefined for a body without bytes. The
+ * deadline and the execution's cancel signal stop the download too, also while the server sends
+ * nothing.
  */
-export function fileBody(
+export async function fileBody(
 	body: unknown,
 	signal: AbortSignal,
 	check: (chunk: Buffer) => string | undefined,
-): FileBody {
-	const passOn = (chunk: unknown) => {
-		const bytes = toBuffer(chunk);
-		const problem = check(bytes);
+): Promise<FileBody | undefined> {
+	const first = await bodyStream(body, signal, (error) => error as Error).peek();
+	const problem = first && check(first);
+	if (first === undefined || problem !== undefined) {
+		release(body);
 		if (problem !== undefined) throw new Error(problem);
-		return bytes;
+		return undefined;
+	}
+	if (!isFileStream(body)) return first;
+	watch(body, first.length, signal, check);
+	return body;
+}
+
+/**
+ * Shows `check` each chunk n8n's store takes from `stream` after the first `seen` bytes (checked
+ * already), by the 'data' events reading emits: no copy, no promise per chunk. A problem, the
+ * deadline or the cancel signal destroys the stream with an error, which the store then throws.
+ */
+function watch(
+	stream: FileStream,
+	seen: number,
+	signal: AbortSignal,
+	check: (chunk: Buffer) => string | undefined,
+): void {
+	let unseen = seen;
+	stream.on('data', (chunk: unknown) => {
+		const bytes = toBuffer(chunk);
+		const skipped = Math.min(unseen, bytes.length);
+		unseen -= skipped;
+		const problem = skipped < bytes.length ? check(bytes.subarray(skipped)) : undefined;
+		if (problem !== undefined) stream.destroy(new Error(problem));
+	});
+	// Paused by the peek, the stream would not start for a store that only listens to 'data' (n8n's
+	// memory, database and S3 modes): it starts as it would have, unpaused, when one listens.
+	const startForReader = (event: string | symbol) => {
+		if (event !== 'data') return;
+		stream.off('newListener', startForReader);
+		stream.resume();
 	};
-	if (!isNodeStream(body)) return passOn(body ?? Buffer.alloc(0));
-	const passed = body.map(passOn, { signal });
-	// Readable.map stops taking chunks on abort but still waits for one from a stalled server:
-	// the reader is let go here, and the connection closed.
-	const abort = () => {
-		passed.destroy(new Error('reading the file was aborted'));
-		body.destroy();
-	};
-	if (signal.aborted) abort();
+	stream.on('newListener', startForReader);
+	// The store listens for errors once it reads; one before would be thrown as uncaught.
+	stream.on('error', () => undefined);
+	const abort = () => stream.destroy(new Error('reading the file was aborted'));
 	signal.addEventListener('abort', abort, { once: true });
-	passed.once('close', () => signal.removeEventListener('abort', abort));
-	return passed;
+	stream.once('close', () => signal.removeEventListener('abort', abort));
 }
 
 /** The first bytes of a body (enough to describe it), the rest left unread. */

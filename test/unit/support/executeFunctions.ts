@@ -53,6 +53,27 @@ export interface FakeContextOptions {
 	route?: (url: string) => FakeResponse | undefined;
 	/** The execution's cancel signal, as n8n hands it to nodes. */
 	cancelSignal?: AbortSignal;
+	/**
+	 * How n8n's binary store reads a stream: `filesystem` (the default) as fs.writeFile does, by
+	 * async iteration after making its folder; `memory` as n8n's default, database and S3 modes
+	 * do (streamToBuffer), by 'data' events alone.
+	 */
+	store?: 'filesystem' | 'memory';
+}
+
+/** What n8n's binary store was handed, and the bytes it took, stored or not. */
+export interface StoreCall {
+	body: Buffer | Readable;
+	taken: Buffer[];
+}
+
+/** A stream read as n8n's memory, database and S3 modes read it: 'data' events, nothing else. */
+function readByDataEvents(stream: Readable, taken: Buffer[]): Promise<void> {
+	return new Promise((resolve, reject) => {
+		stream.on('data', (chunk: Buffer) => taken.push(chunk));
+		stream.once('end', resolve);
+		stream.once('error', reject);
+	});
 }
 
 export const TEST_CREDENTIALS: ICredentialDataDecryptedObject = {
@@ -114,6 +135,7 @@ export function fakeExecuteFunctions(options: FakeContextOptions) {
 	const sent: SentRequest[] = [];
 	/** The bodies handed over as streams, to see which were let go (destroyed). */
 	const streams: Readable[] = [];
+	const stored: StoreCall[] = [];
 	const load = { inFlight: 0, maxInFlight: 0 };
 	const responses = options.responses ?? [{ body: { data: {} } }];
 	const node: INode = {
@@ -188,16 +210,22 @@ export function fakeExecuteFunctions(options: FakeContextOptions) {
 			async httpRequest(request: IHttpRequestOptions) {
 				return await answer(request, false);
 			},
-			/** Reads a stream as n8n's filesystem store does: chunk by chunk, as it comes. */
+			/** Reads a stream as n8n's store does (`options.store`): chunk by chunk, as it comes. */
 			async prepareBinaryData(
 				data: Buffer | Readable,
 				fileName?: string,
 				mimeType?: string,
 			): Promise<IBinaryData> {
-				const chunks: Buffer[] = [];
-				if (Buffer.isBuffer(data)) chunks.push(data);
-				else for await (const chunk of data) chunks.push(chunk as Buffer);
-				const whole = Buffer.concat(chunks);
+				const taken: Buffer[] = [];
+				stored.push({ body: data, taken });
+				if (Buffer.isBuffer(data)) taken.push(data);
+				else if (options.store === 'memory') await readByDataEvents(data, taken);
+				else {
+					// Its folder made first: the stream waits, unread, meanwhile.
+					await new Promise((resolve) => setTimeout(resolve, 5));
+					for await (const chunk of data) taken.push(chunk as Buffer);
+				}
+				const whole = Buffer.concat(taken);
 				return {
 					data: whole.toString('base64'),
 					fileName,
@@ -207,7 +235,7 @@ export function fakeExecuteFunctions(options: FakeContextOptions) {
 			},
 		},
 	};
-	return { context: context as unknown as IExecuteFunctions, sent, load, streams };
+	return { context: context as unknown as IExecuteFunctions, sent, load, streams, stored };
 }
 
 /**

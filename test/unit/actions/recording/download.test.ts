@@ -3,6 +3,7 @@ import {
 	fakeExecuteFunctions,
 	runNode,
 	TEST_CREDENTIALS,
+	type FakeContextOptions,
 	type FakeResponse,
 } from '../../support/executeFunctions';
 
@@ -449,5 +450,65 @@ describe('Recording → Download', () => {
 		await expect(
 			download(row.arquivo, [wav()], { parameters: { binaryPropertyName: ' ' } }),
 		).rejects.toThrow(/Put Output File in Field: is empty/);
+	});
+});
+
+describe.each([
+	['filesystem', 'by async iteration, after making its folder'],
+	['memory', "by 'data' events alone, as in its default, database and S3 modes"],
+] as const)("n8n's %s store, reading %s", (store, _how) => {
+	const stop = new AbortController();
+	const run = (response: FakeResponse, more: Partial<FakeContextOptions> = {}) => {
+		const fake = fakeExecuteFunctions({
+			parameters: { ...PARAMETERS, link: row.arquivo },
+			items: [{ json: row }],
+			responses: [response],
+			store,
+			...more,
+		});
+		return { ...fake, result: router.call(fake.context) };
+	};
+	const LONG = Buffer.concat([Buffer.from('RIFF'), Buffer.alloc(200_000, 3)]);
+
+	it("is handed the client's own stream and stores every byte of it", async () => {
+		const { result, stored, streams } = run({ body: LONG, contentType: 'audio/wav' });
+		const [items] = await result;
+		expect(stored[0].body).toBe(streams[0]);
+		expect(Buffer.concat(stored[0].taken)).toEqual(LONG);
+		expect(items[0].binary?.recording).toMatchObject({ bytes: LONG.length });
+	});
+
+	it.each([
+		['a login page', { contentType: 'text/html', body: '<html><p>Entrar</p></html>' }, /page|html/],
+		['an empty answer', { contentType: 'audio/wav', body: Buffer.alloc(0) }, /empty file/],
+	])('is handed nothing for %s', async (_what, response, message) => {
+		const { result, stored, streams } = run(response);
+		await expect(result).rejects.toThrow(message);
+		expect(stored).toEqual([]);
+		expect(streams[0].destroyed).toBe(true);
+	});
+
+	it('stops taking a file that goes past Max File Size, and fails it', async () => {
+		const big = Buffer.concat([Buffer.from('RIFF'), Buffer.alloc(1_048_576 + 50_000, 1)]);
+		const { result, stored, streams } = run(
+			{ body: big, contentType: 'audio/wav' },
+			{ parameters: { ...PARAMETERS, link: row.arquivo, maxFileSize: 1 } },
+		);
+		await expect(result).rejects.toThrow(/more than 1\.0 MB arrived/);
+		expect(streams[0].destroyed).toBe(true);
+		expect(Buffer.concat(stored[0].taken).length).toBeLessThan(big.length);
+	});
+
+	it.each([
+		['at Options → Timeout', { options: { timeout: 300 } }, undefined, /no answer in time/],
+		['when the execution is stopped', {}, stop.signal, /recording of call 20261124000042/],
+	])('lets go of a body that stalls midway %s', async (_when, options, cancelSignal, message) => {
+		const { result, streams } = run(
+			{ ...wav(), body: Buffer.alloc(5000, 7), breaksOff: 'stall' },
+			{ parameters: { ...PARAMETERS, link: row.arquivo, ...options }, cancelSignal },
+		);
+		if (cancelSignal) setTimeout(() => stop.abort(), 100);
+		await expect(result).rejects.toThrow(message);
+		expect(streams[0].destroyed).toBe(true);
 	});
 });
