@@ -7,8 +7,9 @@
  * idle process, and the garbage collections V8 ran meanwhile.
  *
  *   PATH=<Node 24 bin>:$PATH npx tsx bench/probes/recordingBuffers.ts [--heap-mb 200] [--quick]
+ *     [--bodies direct,watched,axios,axios+watched]
  *
- * (--quick: a tenth of the files, to try it.)
+ * (--quick: a tenth of the files, to try it; --bodies: only 200 × 5 MB, passed on those ways.)
  */
 import { fork } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -18,12 +19,14 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PerformanceObserver, constants } from 'node:perf_hooks';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
+
+/** How the body reaches the store; see BODIES. */
+type Consume = keyof typeof BODIES;
 
 interface Case {
 	flags: string[];
-	/** `map`: the body through Readable.map, as the Dialer node hands it to n8n; `direct`: as is. */
-	consume: 'map' | 'direct';
+	consume: Consume;
 	files: number;
 	mb: number;
 	parallel: number;
@@ -37,8 +40,50 @@ const option = (name: string, fallback: number) => {
 
 const CAPPED = '--max-semi-space-size=1';
 
-function cases(heapMb: number, divide: number): Case[] {
+/** What n8n 2.x's httpRequest helper hands over: axios 1.21 passes a streamed body through an
+ * async generator that counts it against maxContentLength (Infinity there, so always). */
+const throughAxios = (body: Readable) =>
+	Readable.from(
+		(async function* () {
+			for await (const chunk of body) yield chunk as Buffer;
+		})(),
+		{ objectMode: false },
+	);
+
+/**
+ * The Dialer node's way since 2026-11-26: the stream itself, paused, its chunks counted against
+ * Max File Size (200 MB by default) by 'data' events as the store reads them.
+ */
+function watched(body: Readable): Readable {
+	let bytes = 0;
+	body.pause();
+	body.on('data', (chunk: Buffer) => {
+		bytes += chunk.length;
+		if (bytes > 200 * 1_048_576) body.destroy(new Error('above Max File Size'));
+	});
+	return body;
+}
+
+/** The ways a body is passed to the store. */
+const BODIES = {
+	/** As is: n8n's HTTP Request node (the legacy request helper gives the socket's stream). */
+	direct: (body: Readable) => body,
+	/** Through Readable.map: the Dialer node until 2026-11-25. */
+	map: (body: Readable) => body.map((chunk: Buffer) => chunk),
+	/** Watched: the Dialer node on n8n 1.x, whose httpRequest helper gives the socket's stream. */
+	watched,
+	axios: throughAxios,
+	/** Watched, behind axios's generator: the Dialer node on n8n 2.x. */
+	'axios+watched': (body: Readable) => watched(throughAxios(body)),
+};
+
+function cases(heapMb: number, divide: number, bodies?: Consume[]): Case[] {
 	const base = { consume: 'map' as const, parallel: 5, heapMb };
+	if (bodies) {
+		return [[], [CAPPED]].flatMap((flags) =>
+			bodies.map((consume) => ({ ...base, files: 200 / divide, mb: 5, flags, consume })),
+		);
+	}
 	const grid = [
 		{ files: 50, mb: 5 },
 		{ files: 200, mb: 5 },
@@ -83,8 +128,7 @@ async function child(run: Case) {
 		new Promise<void>((resolve, reject) => {
 			const path = `/${size}/${n}`;
 			get({ host: '127.0.0.1', port: server.port, path, agent: false }, (res: IncomingMessage) => {
-				const body: Readable = run.consume === 'map' ? res.map((chunk: Buffer) => chunk) : res;
-				writeFile(`${dir}/${n}`, body).then(resolve, reject);
+				writeFile(`${dir}/${n}`, BODIES[run.consume](res)).then(resolve, reject);
 			}).on('error', reject);
 		});
 	const round = async () => {
@@ -140,7 +184,9 @@ async function main() {
 		'| V8 flags | Body | Files | Time | Peak ArrayBuffers | Peak RSS added | Minor GCs | Full GCs (time) |',
 	);
 	console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
-	for (const run of cases(heapMb, process.argv.includes('--quick') ? 10 : 1)) {
+	const at = process.argv.indexOf('--bodies');
+	const bodies = at > 0 ? (process.argv[at + 1].split(',') as Consume[]) : undefined;
+	for (const run of cases(heapMb, process.argv.includes('--quick') ? 10 : 1, bodies)) {
 		const execArgv = [...process.execArgv, '--expose-gc', ...run.flags];
 		const worker = fork(__filename, ['--child', JSON.stringify(run)], { execArgv });
 		const r = await new Promise<Record<string, number>>((resolve, reject) => {
