@@ -13,10 +13,11 @@ export interface BodyStream {
 	 */
 	read(take: (chunk: Buffer) => boolean): Promise<void>;
 	/**
-	 * Waits for the first bytes and leaves them in the stream, paused, for a reader that takes the
-	 * whole body afterwards; undefined when the body ended without any.
+	 * Waits for the first `bytes` bytes (all of a shorter body) and leaves them in the stream,
+	 * paused, for a reader that takes the whole body afterwards; `whole` when the body ended
+	 * within them (nothing is left in it).
 	 */
-	peek(): Promise<Buffer | undefined>;
+	peek(bytes: number): Promise<{ start: Buffer; whole: boolean }>;
 }
 
 export const toBuffer = (chunk: unknown): Buffer =>
@@ -102,21 +103,23 @@ export function bodyStream(
 			if (isNodeStream(body)) return await flow(body, signal, take, broken);
 			if (body !== undefined && body !== null) take(toBuffer(body));
 		},
-		async peek() {
-			if (!isNodeStream(body)) {
-				const whole = toBuffer(body ?? Buffer.alloc(0));
-				return whole.length > 0 ? whole : undefined;
-			}
-			let first: Buffer | undefined;
-			const putBack = (chunk: Buffer) => {
+		async peek(bytes) {
+			if (!isNodeStream(body)) return { start: toBuffer(body ?? Buffer.alloc(0)), whole: true };
+			const chunks: Buffer[] = [];
+			let length = 0;
+			let whole = true;
+			const gather = (chunk: Buffer) => {
+				chunks.push(chunk);
+				length += chunk.length;
+				if (length < bytes) return true;
 				// Paused first: a flowing stream would hand the bytes put back straight out again.
 				body.pause();
-				body.unshift(chunk);
-				first = chunk;
+				body.unshift(Buffer.concat(chunks));
+				whole = false;
 				return false;
 			};
-			await flow(body, signal, putBack, broken, true);
-			return first;
+			await flow(body, signal, gather, broken, true);
+			return { start: Buffer.concat(chunks), whole };
 		},
 	};
 }

@@ -222,24 +222,24 @@ export async function downloadFile(this: FileContext, file: FileRequest): Promis
 	};
 	let binary: IBinaryData | undefined;
 	try {
-		const body = await fileBody(answer.body, signal, check);
-		binary =
-			body &&
-			(await this.helpers.prepareBinaryData(
+		const body = await fileBody(answer.body, signal, check, SNIFFED_BYTES);
+		// A body shorter than that came whole: all of it tells, before anything is stored.
+		if (body !== undefined && start) sniff(start);
+		if (body !== undefined && !problem) {
+			binary = await this.helpers.prepareBinaryData(
 				body,
 				fileNameOf(headers, url, file.fallbackName, contentType),
 				fileTypeOf(contentType, url),
-			));
+			);
+		}
 	} catch (error) {
 		// The check's own reason, whatever n8n's binary store made of the stopped stream.
 		throw problem ? fail(problem.text, problem.hint, status) : broken(error, status);
 	}
+	if (problem) throw fail(problem.text, problem.hint, status);
 	if (!binary) {
 		throw fail('received an empty file', 'Check the link; the server sent no bytes.', status);
 	}
-	// A body shorter than that is told by all of it.
-	if (start) sniff(start);
-	if (problem) throw fail(problem.text, problem.hint, status);
 	if (labelledPage && audioType) {
 		relabel(binary, fileNameOf(headers, url, file.fallbackName, audioType), audioType);
 	}

@@ -21,7 +21,8 @@ const isFileStream = (body: unknown): body is FileStream => isNodeStream(body);
 /**
  * A file's body for n8n's binary store, never gathered here: the client's own stream, handed over
  * unchanged. `check` sees every byte once, in order, and stops the download by returning why; it
- * sees the first bytes before the store gets any. Undefined for a body without bytes. The
+ * sees the first `checkedFirst` bytes (all of a shorter body) before the store gets any. A body
+ * that came whole within them is given as a buffer; undefined for one without bytes. The
  * deadline and the execution's cancel signal stop the download too, also while the server sends
  * nothing.
  */
@@ -29,16 +30,19 @@ export async function fileBody(
 	body: unknown,
 	signal: AbortSignal,
 	check: (chunk: Buffer) => string | undefined,
+	checkedFirst: number,
 ): Promise<FileBody | undefined> {
-	const first = await bodyStream(body, signal, (error) => error as Error).peek();
-	const problem = first && check(first);
-	if (first === undefined || problem !== undefined) {
+	const { start, whole } = await bodyStream(body, signal, (error) => error as Error).peek(
+		checkedFirst,
+	);
+	const problem = start.length > 0 ? check(start) : undefined;
+	if (problem !== undefined) {
 		release(body);
-		if (problem !== undefined) throw new Error(problem);
-		return undefined;
+		throw new Error(problem);
 	}
-	if (!isFileStream(body)) return first;
-	watch(body, first.length, signal, check);
+	if (start.length === 0) return undefined;
+	if (whole || !isFileStream(body)) return start;
+	watch(body, start.length, signal, check);
 	return body;
 }
 

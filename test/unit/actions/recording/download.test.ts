@@ -478,10 +478,17 @@ describe.each([
 		expect(items[0].binary?.recording).toMatchObject({ bytes: LONG.length });
 	});
 
+	const PAGE = `<html><head><title>Acesso</title></head><body>${'<p>Entrar</p>'.repeat(200)}`;
 	it.each([
-		['a login page', { contentType: 'text/html', body: '<html><p>Entrar</p></html>' }, /page|html/],
+		['a login page', { contentType: 'text/html', body: PAGE }, /received text\/html/],
+		[
+			'a page arriving a byte at a time',
+			{ contentType: 'application/octet-stream', body: PAGE, chunkBytes: 1 },
+			/received a page/,
+		],
+		['a page shorter than the bytes it is told by', { body: '<p>Entrar</p>' }, /received a/],
 		['an empty answer', { contentType: 'audio/wav', body: Buffer.alloc(0) }, /empty file/],
-	])('is handed nothing for %s', async (_what, response, message) => {
+	])('is handed nothing for %s', async (_what, response: FakeResponse, message) => {
 		const { result, stored, streams } = run(response);
 		await expect(result).rejects.toThrow(message);
 		expect(stored).toEqual([]);
