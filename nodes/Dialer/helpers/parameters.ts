@@ -53,6 +53,15 @@ export function requireId(value: unknown, parameter: string): string {
 export const numberFromText = (value: unknown): unknown =>
 	typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
 
+// Node's timers take at most 2^31 - 1 ms (24.8 days): a longer one fires at once.
+const MAX_TIMEOUT_MS = 2_147_483_647;
+
+/** Options → Timeout in ms (also as text), at most what timers take; `fallback` when not set. */
+export function timeoutOf(value: unknown, fallback: number): number {
+	const timeout = Number(value);
+	return timeout > 0 ? Math.min(timeout, MAX_TIMEOUT_MS) : fallback;
+}
+
 /**
  * A switch (a boolean parameter). An expression gives text ("false" from a sheet or an
  * environment variable), which n8n does not convert and which would otherwise count as on.

@@ -7,6 +7,7 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 
+import { timeoutOf } from '../helpers/parameters';
 import { bodyStream, readAll, readJson, type BodyStream } from './body';
 import {
 	apiError,
@@ -130,11 +131,8 @@ export function encodeForm(fields: ApiFields): string {
 function timeoutFor(context: DialerContext, endpoint: ApiEndpoint, itemIndex?: number): number {
 	// List searches in the editor have no item and no options.
 	if (itemIndex === undefined) return endpoint.defaultTimeout;
-	// An expression gives text ("60000"), which n8n does not convert for a collection's option.
-	const timeout = Number(
-		(context as IExecuteFunctions).getNodeParameter('options.timeout', itemIndex, 0),
-	);
-	return timeout > 0 ? timeout : endpoint.defaultTimeout;
+	const timeout = (context as IExecuteFunctions).getNodeParameter('options.timeout', itemIndex, 0);
+	return timeoutOf(timeout, endpoint.defaultTimeout);
 }
 
 /** The cancel signal of the running execution (not there in the editor's list searches). */

@@ -165,6 +165,21 @@ describe('many items and continue on fail', () => {
 		},
 	);
 
+	it('waits for a report when Options → Timeout is longer than timers take (9999999999 ms)', async () => {
+		const { context } = fakeExecuteFunctions({
+			parameters: {
+				resource: 'report',
+				operation: 'getInboundCalls',
+				period: 'today',
+				returnAll: true,
+				filters: {},
+				options: { timeout: 9_999_999_999 },
+			},
+			responses: [{ body: { data: { resultado: [] } }, delayMs: 20 }],
+		});
+		await expect(router.call(context)).resolves.toEqual([[]]);
+	});
+
 	it('keeps server errors as NodeApiError with the HTTP status', async () => {
 		const { context } = fakeExecuteFunctions({
 			parameters: { ...parameters, audioId: '9' },

@@ -8,7 +8,7 @@ import type {
 } from 'n8n-workflow';
 
 import { inParallel } from '../../helpers/parallel';
-import { ParameterError, switchOn } from '../../helpers/parameters';
+import { ParameterError, switchOn, timeoutOf } from '../../helpers/parameters';
 import { downloadFile } from '../../transport/download';
 import { REPORT_TIMEOUT_MS } from '../../transport/request';
 import { asNodeError } from '../errors';
@@ -88,11 +88,13 @@ export function readFileSettings(context: ItemParameters, itemIndex: number): Fi
 			`Enter a size in megabytes, for example ${DEFAULT_MAX_MB}.`,
 		);
 	}
-	const timeout = Number(context.getNodeParameter('options.timeout', itemIndex, 0));
 	return {
 		field,
 		maxBytes: Math.round(maxMb * 1_048_576),
-		timeout: timeout > 0 ? timeout : REPORT_TIMEOUT_MS,
+		timeout: timeoutOf(
+			context.getNodeParameter('options.timeout', itemIndex, 0),
+			REPORT_TIMEOUT_MS,
+		),
 	};
 }
 
