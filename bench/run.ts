@@ -160,6 +160,8 @@ interface Args {
 	floorOperations: FloorOperation[];
 	/** report-floor: `--append` adds this run's round to the saved ones instead of replacing them. */
 	append: boolean;
+	/** `--runs N` (burst sections, report-trigger). */
+	runs?: number;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -205,6 +207,7 @@ function parseArgs(argv: string[]): Args {
 		env: envFlags(argv),
 		floorOperations: (value('--cases')?.split(',') ?? FLOOR_OPERATIONS) as FloorOperation[],
 		append: argv.includes('--append'),
+		runs: value('--runs') === undefined ? undefined : Number(value('--runs')),
 	};
 }
 
@@ -349,8 +352,10 @@ interface Context {
 	traffic: ServerTrafficCounter;
 	plan: Plan;
 	secret: string;
-	/** n8n settings given with --env (burst sections). */
+	/** n8n settings given with --env (burst sections, report-trigger). */
 	env: Record<string, string>;
+	/** report-trigger: `--runs N` measured polls of each kind (a profile run). */
+	runs?: number;
 	/** Quick mode: one n8n for every section. */
 	shared?: Target;
 	floorOperations: FloorOperation[];
@@ -400,8 +405,18 @@ const MEASURE: { [Name in SectionName]: (context: Context) => Promise<SectionRes
 		const round = { date: new Date().toISOString(), commit: commitOf(), loadBefore, cases };
 		return { rounds: [...(floorBefore?.rounds ?? []), round] };
 	},
-	'report-trigger': ({ sim, secret, plan, shared }) =>
-		runReportTrigger(sim, secret, { rows: plan.pollRows, runs: plan.runs }, shared),
+	'report-trigger': ({ sim, secret, plan, shared, env, runs }) => {
+		// Scheduled polls are two minutes apart: none in a quick run.
+		const polls = runs ?? plan.runs;
+		const scheduledRuns = plan.quick ? 0 : polls;
+		return runReportTrigger(
+			sim,
+			secret,
+			{ rows: plan.pollRows, runs: polls, scheduledRuns },
+			shared,
+			env,
+		);
+	},
 	summaries: ({ sim, secret, plan }) => runSummaries(sim, secret, plan.runs),
 	recordings: ({ sim, secret, plan, env }) => runRecordings(sim, secret, plan.recordings, env),
 	async bulk({ sim, traffic, secret, plan, shared }) {
@@ -482,7 +497,7 @@ function machineOf(
 }
 
 async function main(): Promise<void> {
-	const { plan, outDir, build, only, env, floorOperations, append } = parseArgs(
+	const { plan, outDir, build, only, env, floorOperations, append, runs } = parseArgs(
 		process.argv.slice(2),
 	);
 	// --render: rewrite the page from the saved sections (after a change of wording), measuring nothing.
@@ -514,7 +529,7 @@ async function main(): Promise<void> {
 			const floorBefore = append ? readSections(outDir)['report-floor']?.result : undefined;
 			const result = await MEASURE[section]({
 				...{ sim, traffic, plan, secret, env, shared },
-				...{ floorOperations, floorBefore },
+				...{ floorOperations, floorBefore, runs },
 			});
 			const record = {
 				section,

@@ -7,7 +7,7 @@ import type { CurvePoint, ReportResult } from '../scenarios/reports';
 import { recordingsSection } from './recordings';
 import { reportFloorSection } from './floor';
 import type { RefusedFloodResult } from '../scenarios/refusedFlood';
-import type { ReportTriggerResult } from '../scenarios/reportTrigger';
+import type { PollVariantResult, ReportTriggerResult } from '../scenarios/reportTrigger';
 import { summariesSection } from '../scenarios/summaries';
 import { ratio, type Summary } from '../lib/stats';
 import {
@@ -105,22 +105,18 @@ function curveSection(points: CurvePoint[]): string[] {
 	return lines;
 }
 
-export function reportTriggerSection(result: ReportTriggerResult): string[] {
+function pollTable(variants: PollVariantResult[]): string[] {
 	const lines = [
-		`### Report Trigger: one poll finding ${result.rows.toLocaleString('en-US')} new rows`,
-		'',
-		'New Filled Form against the Dialer node’s Get Filled Forms reading the same window (the one the trigger read), saving off. Each run adds the rows in a new second; the trigger polls once, from a new workflow starting at that second (n8n polls on activation), and the action node runs through a webhook. Both workflows end in an HTTP Request run once, which reports how many items it received (checked) to the bench. Time runs from the simulator receiving the report request to that call: reading the answer and turning it into items, and for the trigger also its row keys, its stored state and starting the execution. Memory as in section 1, above the variant’s RSS before its warm-up poll. Median (min–max).',
-		'',
 		'| Variant | Read to items | Added peak RSS | Peak RSS | Main-thread CPU |',
 		'|---|---|---|---|---|',
 	];
-	for (const v of result.variants) {
+	for (const v of variants) {
 		lines.push(
 			`| ${v.variant === 'trigger' ? 'Dialer Report Trigger' : 'Dialer → Get Filled Forms'} | ${spread(v.ms, ms)} | ${spread(v.addedPeakMb, mb)} | ${mb(v.peakMb.median)} | ${ms(v.mainThreadMs.median)} |`,
 		);
 	}
 	const [trigger, action] = ['trigger', 'action'].map((variant) =>
-		result.variants.find((v) => v.variant === variant),
+		variants.find((v) => v.variant === variant),
 	);
 	if (trigger && action) {
 		lines.push(
@@ -128,7 +124,30 @@ export function reportTriggerSection(result: ReportTriggerResult): string[] {
 			`Trigger ÷ action node: time ${x(ratio(trigger.ms.median, action.ms.median))}, added peak memory ${x(ratio(trigger.addedPeakMb.median, action.addedPeakMb.median))}, main-thread CPU ${x(ratio(trigger.mainThreadMs.median, action.mainThreadMs.median))}.`,
 		);
 	}
-	lines.push('');
+	return lines;
+}
+
+export function reportTriggerSection(result: ReportTriggerResult): string[] {
+	const lines = [
+		`### Report Trigger: one poll finding ${result.rows.toLocaleString('en-US')} new rows`,
+		'',
+		'New Filled Form against the Dialer node’s Get Filled Forms reading the same window (the one the trigger read), saving off. Both workflows end in an HTTP Request run once, which reports how many items it received (checked) to the bench. Time runs from the simulator receiving the report request to that call: reading the answer and turning it into items, and for the trigger also its row keys, its stored state and n8n starting the execution (which stores the execution with its items). Memory as in section 1, above the variant’s RSS before its warm-up poll. Median (min–max).',
+		'',
+	];
+	if (result.scheduled) {
+		lines.push(
+			'**Scheduled poll** (what a running trigger does): one workflow stays active, polling every two minutes with an Overlap Window of one minute; each run adds the rows in a new second after a poll, and the next scheduled poll finds them. Memory and CPU from 1.5 s before the poll.',
+			'',
+			...pollTable(result.scheduled),
+			'',
+		);
+	}
+	lines.push(
+		'**First poll**: each run adds the rows in a new second and activates a new workflow starting at that second; n8n polls on activation, its activation work beside the poll.',
+		'',
+		...pollTable(result.variants),
+		'',
+	);
 	return lines;
 }
 

@@ -6,9 +6,13 @@
  * both sides cover reading the answer and turning it into items, and the trigger also its row
  * keys, its stored state and the execution it starts.
  *
- * Each run adds the rows in one new second and polls once: the trigger through a new workflow
- * that starts from that second (Start From) and is activated (n8n polls on activation), the
- * action node through a webhook run with the window the trigger read.
+ * Two kinds of poll. A first poll: each run adds the rows in one new second and activates a new
+ * workflow that starts from that second (Start From); n8n polls on activation, with its
+ * activation work beside the poll. A scheduled poll, what a running trigger does all day: one
+ * workflow stays active, polling every two minutes with an Overlap Window of one minute; each run
+ * adds the rows in one new second after a poll, and the next scheduled poll reads them (and no
+ * earlier run's rows: those lie before its window). The action node then reads each window the
+ * trigger read, through a webhook.
  */
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
@@ -41,7 +45,13 @@ export interface PollVariantResult {
 export interface ReportTriggerResult {
 	/** New rows each poll found (and the action node read). */
 	rows: number;
+	/** First polls, run by n8n as it activates a new workflow, against the action node. */
 	variants: PollVariantResult[];
+	/**
+	 * Scheduled polls of an active workflow, against the action node (not measured before
+	 * 2026-11-26 20:00 UTC).
+	 */
+	scheduled?: PollVariantResult[];
 }
 
 interface Sample {
@@ -149,13 +159,14 @@ async function measurePoll(
 	baselineMb: number,
 	rows: number,
 	poll: () => Promise<unknown>,
+	settle: () => Promise<unknown> = () => sleep(300),
 ): Promise<Measured> {
 	const pgid = target.n8n.pid;
 	const requestsBefore = sim.requests.length;
-	await sleep(300);
+	await settle();
 	resetPeaks(pgid);
 	const cpuBefore = cpuTimes(pgid).mainThreadMs;
-	const done = signals.next(120_000);
+	const done = signals.next(POLL_EVERY_MS + 30_000);
 	await poll();
 	const arrived = await done;
 	if (arrived.items !== rows)
@@ -176,7 +187,22 @@ async function measurePoll(
 	};
 }
 
-function triggerWorkflow(target: Target, form: number, from: number, signals: DoneSignals) {
+/** Scheduled polls: every two minutes, at second 0 (n8n 2.x refuses polls under a minute). */
+const POLL_EVERY_MS = 120_000;
+const SCHEDULED_POLLS = '0 */2 * * * *';
+/** Once a year: the only poll of a first-poll run is the one n8n makes on activation. */
+const ACTIVATION_ONLY = '0 0 1 1 *';
+
+/** Milliseconds until the next scheduled poll (whole minutes agree in every zone n8n runs in). */
+const untilNextPoll = () => POLL_EVERY_MS - (Date.now() % POLL_EVERY_MS);
+
+function triggerWorkflow(
+	target: Target,
+	form: number,
+	from: number,
+	signals: DoneSignals,
+	schedule: { cron: string; overlapMinutes: number },
+) {
 	// ISO 8601 in the simulator's (this process's, the workflow's) local time.
 	const startFrom = clock.formatIsoLocal(from).replace(' ', 'T');
 	const trigger: NodeSpec = {
@@ -184,12 +210,15 @@ function triggerWorkflow(target: Target, form: number, from: number, signals: Do
 		type: REPORT_TRIGGER_TYPE,
 		typeVersion: 1,
 		parameters: {
-			// Once a year: the only poll of the run is the one n8n makes on activation.
-			pollTimes: { item: [{ mode: 'custom', cronExpression: '0 0 1 1 *' }] },
+			pollTimes: { item: [{ mode: 'custom', cronExpression: schedule.cron }] },
 			event: 'newFilledForm',
 			form: String(form),
 			filters: {},
-			options: { startFrom, maxRowsPerPoll: 100_000 },
+			options: {
+				startFrom,
+				maxRowsPerPoll: 100_000,
+				overlapWindow: schedule.overlapMinutes,
+			},
 		},
 		credentials: usesCredential(target.dialer),
 	};
@@ -214,12 +243,57 @@ async function triggerPolls(
 	for (let run = 0; run <= options.runs; run++) {
 		const second = await nextSecond();
 		sim.rows.add({ report: 'getFP1', form: options.form, count: options.rows, at: second });
-		const workflow = await triggerWorkflow(target, options.form, second, signals);
+		const workflow = await triggerWorkflow(target, options.form, second, signals, {
+			cron: ACTIVATION_ONLY,
+			overlapMinutes: 10,
+		});
 		measured.push(
 			await measurePoll(target, sim, signals, baselineMb, options.rows, () =>
 				target.api.activateWorkflow(workflow.id),
 			),
 		);
+		await target.api.deactivateWorkflow(workflow.id);
+	}
+	return measured;
+}
+
+/**
+ * One workflow activated with nothing to read, then a warm-up and `runs` measured scheduled polls,
+ * each finding `rows` new fichas of `form` added after the poll before.
+ */
+async function scheduledPolls(
+	target: Target,
+	sim: DialerSimulator,
+	signals: DoneSignals,
+	options: { form: number; rows: number; runs: number },
+): Promise<Measured[]> {
+	const baselineMb = await idleRssMb(target);
+	const workflow = await triggerWorkflow(target, options.form, await nextSecond(), signals, {
+		cron: SCHEDULED_POLLS,
+		overlapMinutes: 1,
+	});
+	await target.api.activateWorkflow(workflow.id);
+	const measured: Measured[] = [];
+	try {
+		for (let run = 0; run <= options.runs; run++) {
+			// Rows added a moment before a poll could miss it: wait for the one after.
+			if (untilNextPoll() < 5_000) await sleep(untilNextPoll() + 1_000);
+			const second = await nextSecond();
+			sim.rows.add({ report: 'getFP1', form: options.form, count: options.rows, at: second });
+			measured.push(
+				await measurePoll(
+					target,
+					sim,
+					signals,
+					baselineMb,
+					options.rows,
+					async () => undefined,
+					// Memory and CPU from just before the poll, not over the idle minutes.
+					() => sleep(untilNextPoll() - 1_500),
+				),
+			);
+		}
+	} finally {
 		await target.api.deactivateWorkflow(workflow.id);
 	}
 	return measured;
@@ -274,19 +348,15 @@ function summarizeVariant(variant: PollVariant, measured: Measured[]): PollVaria
 export async function runReportTrigger(
 	sim: DialerSimulator,
 	secret: string,
-	options: { rows: number; runs: number },
+	options: { rows: number; runs: number; scheduledRuns: number },
 	shared?: Target,
+	env: Record<string, string> = {},
 ): Promise<ReportTriggerResult> {
 	const form = sim.data.forms[0].id;
 	const signals = await DoneSignals.start();
 	const onTarget = <T>(work: (target: Target) => Promise<T>) =>
-		shared ? work(shared) : withTarget(sim, secret, work);
-	try {
-		log(`report trigger: polls finding ${options.rows} new fichas`);
-		const trigger = await onTarget((target) =>
-			triggerPolls(target, sim, signals, { form, ...options }),
-		);
-		log('report trigger: the Dialer node reading the same windows');
+		shared ? work(shared) : withTarget(sim, secret, work, env);
+	const versusAction = async (trigger: Measured[]) => {
 		const action = await onTarget((target) =>
 			actionReads(
 				target,
@@ -297,10 +367,26 @@ export async function runReportTrigger(
 				trigger.map((m) => m.window),
 			),
 		);
-		return {
-			rows: options.rows,
-			variants: [summarizeVariant('trigger', trigger), summarizeVariant('action', action)],
-		};
+		return [summarizeVariant('trigger', trigger), summarizeVariant('action', action)];
+	};
+	try {
+		log(`report trigger: first polls finding ${options.rows} new fichas`);
+		const first = await onTarget((target) =>
+			triggerPolls(target, sim, signals, { form, ...options }),
+		);
+		log('report trigger: the Dialer node reading the same windows');
+		const variants = await versusAction(first);
+		if (options.scheduledRuns === 0) return { rows: options.rows, variants };
+		log(`report trigger: scheduled polls every ${POLL_EVERY_MS / 60_000} min`);
+		const scheduled = await onTarget((target) =>
+			scheduledPolls(target, sim, signals, {
+				form,
+				rows: options.rows,
+				runs: options.scheduledRuns,
+			}),
+		);
+		log("report trigger: the Dialer node reading the scheduled polls' windows");
+		return { rows: options.rows, variants, scheduled: await versusAction(scheduled) };
 	} finally {
 		await signals.close();
 	}
