@@ -57,9 +57,10 @@ export function emitRows(
 	notStored: () => void,
 ): INodeExecutionData[][] | null {
 	// Only the waiting rows in `rows`: a failed start reported since they were read (while this
-	// poll downloaded recordings) added more.
-	const emitting = new Set(rows);
-	const stillWaiting = rowsToEmitAgain(staticData).filter((row) => !emitting.has(row));
+	// poll downloaded recordings) added more. Most polls have none waiting: no set of their rows.
+	const waiting = rowsToEmitAgain(staticData);
+	const emitting = waiting.length > 0 ? new Set(rows) : undefined;
+	const stillWaiting = waiting.filter((row) => !emitting?.has(row));
 	if (stillWaiting.length > 0) staticData[EMIT_AGAIN] = stillWaiting;
 	else forgetRowsToEmitAgain(staticData);
 	if (!reportsFailedStarts(context)) return items;
