@@ -203,7 +203,12 @@ async function measurePoll(
 	// What comes after the items (the trigger's state, the execution's end) counts too.
 	await sleep(300);
 	const memory = groupMemory(pgid);
-	const read = sim.requests.slice(requestsBefore).find((request) => request.operation === 'getFP1');
+	// The last: the second poll of an activation first checks the dialer's clock, a read of its
+	// own (a day back to a day ahead), then reads the window.
+	const read = sim.requests
+		.slice(requestsBefore)
+		.filter((request) => request.operation === 'getFP1')
+		.at(-1);
 	if (!read) throw new Error('the poll made no getFP1 request');
 	return {
 		sample: {
@@ -287,6 +292,17 @@ async function triggerPolls(
 	return measured;
 }
 
+/** Waits for the report request of the poll n8n runs on activation, and for that poll to end. */
+async function activationPoll(sim: DialerSimulator, requestsBefore: number): Promise<void> {
+	const read = () =>
+		sim.requests.slice(requestsBefore).some((request) => request.operation === 'getFP1');
+	for (let waited = 0; !read(); waited += 100) {
+		if (waited > 30_000) throw new Error('n8n made no poll on activation within 30 s');
+		await sleep(100);
+	}
+	await sleep(2_000);
+}
+
 /**
  * One workflow activated with nothing to read, then a warm-up and `runs` measured scheduled polls,
  * each finding `rows` new fichas of `form` added after the poll before.
@@ -302,7 +318,11 @@ async function scheduledPolls(
 		cron: SCHEDULED_POLLS,
 		overlapMinutes: 1,
 	});
+	const requestsBefore = sim.requests.length;
 	await target.api.activateWorkflow(workflow.id);
+	// n8n 2.41.1 runs the activation's poll after answering the activation: rows added before it
+	// reads would be its (2026-11-26 21:02 UTC, the warm-up then found nothing new).
+	await activationPoll(sim, requestsBefore);
 	const measured: Measured[] = [];
 	try {
 		for (let run = 0; run <= options.runs; run++) {
