@@ -50,7 +50,7 @@ function emitsStillRecent(trigger: string): Emit[] {
  * Starts a poll of the trigger `context` belongs to (its workflow and node), whose stored state is
  * `staticData`; undefined when it must skip. Every emitting poll changes the state (remembered
  * keys, rows to emit again), so a poll starting from the state another emitted from started from
- * a copy read before that one was stored. A trigger's first state (nothing stored) is not compared.
+ * a copy read before that one was stored; the first state too (nothing stored yet).
  */
 export function startPoll(
 	context: IPollFunctions,
@@ -58,17 +58,11 @@ export function startPoll(
 ): PollUnderWay | undefined {
 	const trigger = JSON.stringify([context.getWorkflow().id ?? null, context.getNode().id]);
 	if (underWay.has(trigger)) return undefined;
-	const from =
-		staticData.reportCursor === undefined
-			? undefined
-			: createHash('sha256').update(JSON.stringify(staticData)).digest('base64url');
-	if (from !== undefined && emitsStillRecent(trigger).some((emit) => emit.from === from)) {
-		return undefined;
-	}
+	const from = createHash('sha256').update(JSON.stringify(staticData)).digest('base64url');
+	if (emitsStillRecent(trigger).some((emit) => emit.from === from)) return undefined;
 	underWay.add(trigger);
 	return {
 		emitting: () => {
-			if (from === undefined) return () => undefined;
 			const emit = { from, at: DateTime.now().toMillis() };
 			keepEmits(trigger, [...emitsStillRecent(trigger), emit]);
 			return () =>

@@ -123,6 +123,18 @@ describe('with n8n 2.41 durable poll cursors', () => {
 		expect((await start()).fichas).toEqual(later);
 	});
 
+	it('a poll started before the first poll of an activation was stored emits nothing', async () => {
+		const { start } = durableTrigger();
+		const filled = fill(2);
+		const first = await start();
+		expect(first.fichas).toEqual(expect.arrayContaining(filled));
+		const early = start();
+		expect((await early).fichas).toEqual([]);
+		first.stored();
+		await settle();
+		expect((await start()).fichas).toEqual([]);
+	});
+
 	it('rows whose execution n8n could not store come once, on the next poll', async () => {
 		const { start, activate } = durableTrigger();
 		await activate();
