@@ -22,7 +22,7 @@ module.exports = {
 			testMatch: ['<rootDir>/test/e2e/**/*.test.ts', '<rootDir>/test/browser/**/*.test.ts'],
 			globalSetup: '<rootDir>/test/e2e/setup/global-setup.ts',
 			globalTeardown: '<rootDir>/test/e2e/setup/global-teardown.ts',
-			testTimeout: 180000,
+			setupFilesAfterEnv: ['<rootDir>/test/e2e/setup/test-timeout.ts'],
 		},
 		{
 			// The same harness on the last n8n 1.x line (Node 22): loading, the action node, the
@@ -55,7 +55,7 @@ module.exports = {
 			globals: { n8nVersion: '1', n8nEnv: { DB_SQLITE_POOL_SIZE: '3' } },
 			globalSetup: '<rootDir>/test/e2e/setup/global-setup.ts',
 			globalTeardown: '<rootDir>/test/e2e/setup/global-teardown.ts',
-			testTimeout: 180000,
+			setupFilesAfterEnv: ['<rootDir>/test/e2e/setup/test-timeout.ts'],
 		},
 		{
 			// Starts its own n8n in queue mode (Redis, PostgreSQL, webhook processor, workers).
