@@ -19,16 +19,17 @@ import {
 const SECRET = `e2e-burst-secret-${randomUUID()}`;
 const DELIVERIES = 300;
 // The e2e n8n logs at debug level for the secret scan, which about halves its throughput against
-// the benchmark's (18 against 34 events/s on 2 cores): 60 in flight put the slowest answers at the
-// 5 s limit on a quiet machine. 40 keeps this a check of correctness with margin; the levels
-// where deliveries start to be lost are measured by `npm run bench -- --only burst`.
-const IN_FLIGHT = 40;
+// the benchmark's (18 against 34 events/s on 2 cores), and the slowest answer waits up to about
+// twice its fair share: 60 in flight reached the 5 s limit on a quiet machine, 40 came within
+// 0.85 s of it. 30 keeps this a check of correctness with margin; the levels where deliveries start
+// to be lost are measured by `npm run bench -- --only burst`.
+const IN_FLIGHT = 30;
 /** One kind of the seven, as a workflow that reacts to logins at shift start. */
 const SELECTED = 'agente.login';
 
 jest.setTimeout(180_000);
 
-describe('a burst of 300 agent events with 40 in flight', () => {
+describe('a burst of 300 agent events with 30 in flight', () => {
 	let workflows: TriggerWorkflows;
 
 	beforeAll(async () => {
