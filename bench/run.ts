@@ -402,7 +402,10 @@ const MEASURE: { [Name in SectionName]: (context: Context) => Promise<SectionRes
 			rows: plan.floorRows,
 			runs: plan.runs,
 		});
-		const round = { date: new Date().toISOString(), commit: commitOf(), loadBefore, cases };
+		const round = {
+			...{ date: new Date().toISOString(), commit: commitOf(), loadBefore },
+			...{ replayedAnswers: true, cases },
+		};
 		return { rounds: [...(floorBefore?.rounds ?? []), round] };
 	},
 	'report-trigger': ({ sim, secret, plan, shared, env, runs }) => {

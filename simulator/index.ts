@@ -10,6 +10,7 @@ import { AgentStates } from './agent-states';
 import { RowArrivals } from './arrivals';
 import { handleControl, type ControlTarget } from './control';
 import { FaultInjector } from './faults';
+import { ReplayedAnswers } from './http/replay';
 import { createRequestListener } from './http/server';
 import type { OperationContext } from './operations/context';
 import { Random } from './random';
@@ -83,6 +84,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Di
 		recordings,
 		reportQuirks: context.reportQuirks,
 	};
+	const replay = new ReplayedAnswers();
 	const listener = createRequestListener({
 		pathSegment,
 		token,
@@ -90,6 +92,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Di
 		requests,
 		context,
 		recordings: { data, token, faults, storageBaseUrl: () => storage.baseUrl },
+		replay,
 		control: (method, path, body) => handleControl(control, method, path, body),
 	});
 	const tls = options.tls ? await selfSignedCertificate() : undefined;
@@ -126,6 +129,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Di
 		faults: { add: (fault) => faults.add(fault), clear: () => faults.clear() },
 		rows: { add: (arrival) => arrivals.add(arrival) },
 		reports: { quirks: context.reportQuirks },
+		replay,
 		webhooks: {
 			register: (receiver) => hub.register(receiver),
 			unregister: (id) => void hub.unregister(id),

@@ -183,6 +183,11 @@ export interface DialerSimulator {
 	rows: { add(arrival: RowArrival): ArrivedRow[] };
 	/** How reports show and filter times; change its fields at any time. */
 	reports: { quirks: ReportQuirks };
+	/**
+	 * For benchmarks (`on`, default off): a 200 answer is sent again, byte for byte, for the same
+	 * operation and fields, without running the operation; turning it off forgets them.
+	 */
+	replay: { on: boolean };
 	webhooks: {
 		register(r: WebhookReceiver): string;
 		unregister(id: string): void;

@@ -67,13 +67,13 @@ export function reportFloorSection({ rounds }: ReportFloorResult): string[] {
 	const lines = [
 		'## 1b. Reports at n8n’s floor',
 		'',
-		'Each whole-period report, its latest 100,000 rows (`npm run bench -- --only report-floor [--cases getFP1,getRQ4] [--append]`): the Dialer node, HTTP Request + Split Out, and HTTP Request alone, whose one item holds the whole answer: fetch + parse inside n8n, the floor under both. What a variant spends above the floor, per row, is what making items costs it. Each variant in a fresh n8n of its own, saving off, a warm-up then the runs as in section 1; the three n8ns are up together and run in turn, the order rotating every run, so that the swings of a shared machine’s load reach all three alike (rounds before 2026-11-25 17:00 UTC ran one variant’s runs after the other’s). CPU, all threads: n8n’s processes, V8’s garbage-collection and compiler threads included. Memory: a variant’s first run in its fresh n8n (a cold n8n’s first big read; the goal reads it), with the later runs’ median beside it, which swings with whether V8 gave memory back while the other two ran. One table per round (a run of the section).',
+		'Each whole-period report, its latest 100,000 rows (`npm run bench -- --only report-floor [--cases getFP1,getRQ4] [--append]`): the Dialer node, HTTP Request + Split Out, and HTTP Request alone, whose one item holds the whole answer: fetch + parse inside n8n, the floor under both. What a variant spends above the floor, per row, is what making items costs it. Each variant in a fresh n8n of its own, saving off, a warm-up then the runs as in section 1; the three n8ns are up together and run in turn, the order rotating every run, so that the swings of a shared machine’s load reach all three alike (rounds before 2026-11-25 17:00 UTC ran one variant’s runs after the other’s). CPU, all threads: n8n’s processes, V8’s garbage-collection and compiler threads included. Memory: a variant’s first run in its fresh n8n (a cold n8n’s first big read; the goal reads it), with the later runs’ median beside it, which swings with whether V8 gave memory back while the other two ran. The simulator, in the bench’s process on the same cores, takes 1–3 s to build a 100,000-row answer, and that swings with the load: since 2026-11-27 it builds each request’s answer once (in the warm-up) and sends every run the same bytes, so the timed runs measure fetch and what n8n does (rounds marked “answers replayed”). One table per round (a run of the section).',
 		'',
 	];
 	const byOperation = new Map<string, Array<ReturnType<typeof goals>>>();
 	for (const [index, round] of rounds.entries()) {
 		lines.push(
-			`### Round ${index + 1}: ${round.date.slice(0, 16).replace('T', ' ')} UTC, \`${round.commit}\`, load ${round.loadBefore.toFixed(2)}`,
+			`### Round ${index + 1}: ${round.date.slice(0, 16).replace('T', ' ')} UTC, \`${round.commit}\`, load ${round.loadBefore.toFixed(2)}${round.replayedAnswers ? ', answers replayed' : ''}`,
 			'',
 		);
 		for (const result of round.cases) {

@@ -3,6 +3,8 @@ export interface Reply {
 	status: number;
 	contentType: string;
 	body: string;
+	/** The body already encoded, sent instead of `body` (a replayed answer). */
+	bytes?: Buffer;
 	headers?: Record<string, string>;
 }
 

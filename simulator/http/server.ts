@@ -12,6 +12,7 @@ import type { RecordedRequest } from '../types';
 import { isAuthorized } from './auth';
 import { FieldReader } from './fields';
 import { answerRecording, type RecordingRouteDependencies } from './recording-route';
+import type { ReplayedAnswers } from './replay';
 import { errorReply, htmlPage, type Reply } from './replies';
 
 const controlPrefix = '/__simulator/';
@@ -25,6 +26,7 @@ export interface PipelineDependencies {
 	requests: RecordedRequest[];
 	context: OperationContext;
 	recordings: RecordingRouteDependencies;
+	replay: ReplayedAnswers;
 	control(method: string, path: string, body: string): Promise<Reply>;
 }
 
@@ -47,8 +49,18 @@ export function createRequestListener(deps: PipelineDependencies) {
 		if (draw.answer?.kind === 'reset') return reset;
 		const replaced = draw.answer && faultReply(draw.answer);
 		if (replaced) return replaced;
-		const reply = runOperation(req, operation, fields);
-		return draw.answer?.kind === 'truncatedJson' ? truncate(reply) : reply;
+		if (draw.answer?.kind === 'truncatedJson')
+			return truncate(runOperation(req, operation, fields));
+		const request = {
+			operation,
+			method: req.method ?? '',
+			authorization: req.headers.authorization ?? '',
+			mediaType: mediaType(req),
+			fields,
+		};
+		return (
+			deps.replay.find(request) ?? deps.replay.keep(request, runOperation(req, operation, fields))
+		);
 	}
 
 	function runOperation(
@@ -152,8 +164,8 @@ async function readBody(req: IncomingMessage): Promise<string | undefined> {
 function send(res: ServerResponse, reply: Reply): void {
 	res.writeHead(reply.status, {
 		'content-type': reply.contentType,
-		'content-length': Buffer.byteLength(reply.body),
+		'content-length': reply.bytes?.length ?? Buffer.byteLength(reply.body),
 		...reply.headers,
 	});
-	res.end(reply.body);
+	res.end(reply.bytes ?? reply.body);
 }
