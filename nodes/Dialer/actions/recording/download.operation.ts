@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { ParameterError } from '../../helpers/parameters';
-import { downloadRecording, fileProperties, readFileSettings } from './files';
+import { downloadRecording, fileProperties, markRecording, readFileSettings } from './files';
 
 export const option = {
 	name: 'Download',
@@ -57,5 +57,8 @@ export async function execute(
 	const settings = readFileSettings(this, itemIndex);
 	const input = this.getInputData()[itemIndex];
 	const file = await downloadRecording.call(this, link, input.json, settings, itemIndex);
-	return [{ json: { ...input.json }, binary: { ...input.binary, [settings.field]: file } }];
+	const json = { ...input.json };
+	// A row whose download failed in the report (continue on fail), retried here, has it now.
+	if ('recordingStatus' in json) markRecording(json, 'downloaded');
+	return [{ json, binary: { ...input.binary, [settings.field]: file } }];
 }

@@ -136,6 +136,17 @@ export async function downloadRecording(
 export type RecordingStatus = 'downloaded' | 'no recording' | 'failed';
 
 /**
+ * Says what became of the row's recording. A row can come back with an earlier attempt's
+ * failure on it (emitted again by the Report Trigger, or a failed item retried through
+ * Recording → Download): that `recordingError` goes unless this attempt failed too.
+ */
+export function markRecording(json: IDataObject, status: RecordingStatus, error?: string): void {
+	json.recordingStatus = status;
+	if (error !== undefined) json.recordingError = error;
+	else if ('recordingError' in json) delete json.recordingError;
+}
+
+/**
  * Downloads each row's recording into its item, `parallel` at a time. A row with an empty
  * `arquivo` keeps its item, marked "no recording". A failed download fails the whole run unless
  * `keepFailures` (continue on fail, or a trigger): then that item says why in `recordingError`
@@ -155,21 +166,20 @@ export async function attachRecordings(
 			const { json } = items[index];
 			const link = text(json.arquivo);
 			if (link === '') {
-				json.recordingStatus = 'no recording' satisfies RecordingStatus;
+				markRecording(json, 'no recording');
 				return;
 			}
 			try {
 				const file = await downloadRecording.call(this, link, json, settings, options.itemIndex);
 				items[index].binary = { ...items[index].binary, [settings.field]: file };
-				json.recordingStatus = 'downloaded' satisfies RecordingStatus;
+				markRecording(json, 'downloaded');
 			} catch (error) {
 				const nodeError = asNodeError(this, error, options.itemIndex);
 				if (!options.keepFailures) {
 					failures[index] = nodeError;
 					return;
 				}
-				json.recordingStatus = 'failed' satisfies RecordingStatus;
-				json.recordingError = nodeError.message;
+				markRecording(json, 'failed', nodeError.message);
 			}
 		},
 		() => failures.length > 0,

@@ -52,6 +52,17 @@ describe('Recording → Download', () => {
 		});
 	});
 
+	it('marks a row whose download failed in the report as downloaded now, its error gone', async () => {
+		const failed = { ...row, recordingStatus: 'failed', recordingError: 'Could not … (HTTP 503)' };
+		const { items } = await runNode({
+			parameters: { ...PARAMETERS, link: row.arquivo },
+			items: [{ json: failed }],
+			responses: [wav()],
+		});
+		expect(items[0].json).toEqual({ ...row, recordingStatus: 'downloaded' });
+		expect(failed.recordingError).toBeDefined();
+	});
+
 	it('resolves a relative link against the base URL of the credential', async () => {
 		const { sent } = await download('/ipbox/gravacoes/a1.wav', [wav()]);
 		expect(sent[0]).toMatchObject({ url: row.arquivo, authenticated: true });

@@ -1,5 +1,9 @@
 import { router } from '../../../../nodes/Dialer/actions/router';
 import {
+	attachRecordings,
+	readFileSettings,
+} from '../../../../nodes/Dialer/actions/recording/files';
+import {
 	customPeriod,
 	fakeExecuteFunctions,
 	picked,
@@ -142,6 +146,27 @@ describe('Report → Get Classification Results with Download Recordings', () =>
 		expect(items[1].binary).toBeUndefined();
 		expect(items[2].json.recordingError).toMatch(/recording of call P3 .* \(HTTP 404\)/);
 		expect(load.maxInFlight).toBe(2);
+	});
+
+	it('drops the error of an earlier attempt from a row whose recording comes this time', async () => {
+		// The Report Trigger emits a row again after n8n could not start its execution: the same
+		// object, with the failure of its first download on it.
+		const { context } = fakeExecuteFunctions({
+			parameters: withDownloads,
+			route: (url) => audio(url.slice(-5, -4)),
+		});
+		const again = [
+			{ json: { ...rows[0], recordingStatus: 'failed', recordingError: 'HTTP 503' } },
+			{ json: { ...rows[1], recordingStatus: 'failed', recordingError: 'HTTP 503' } },
+		];
+		await attachRecordings.call(context, again, readFileSettings(context, 0), {
+			parallel: 2,
+			keepFailures: true,
+		});
+		expect(again.map(({ json }) => [json.recordingStatus, 'recordingError' in json])).toEqual([
+			['downloaded', false],
+			['no recording', false],
+		]);
 	});
 
 	it('fails the run on a failed download without continue on fail, naming the call', async () => {
