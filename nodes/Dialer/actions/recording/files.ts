@@ -8,7 +8,7 @@ import type {
 } from 'n8n-workflow';
 
 import { inParallel } from '../../helpers/parallel';
-import { ParameterError, switchOn, timeoutOf } from '../../helpers/parameters';
+import { numberFromText, ParameterError, switchOn, timeoutOf } from '../../helpers/parameters';
 import { downloadFile } from '../../transport/download';
 import { REPORT_TIMEOUT_MS } from '../../transport/request';
 import { asNodeError } from '../errors';
@@ -80,11 +80,14 @@ export function readFileSettings(context: ItemParameters, itemIndex: number): Fi
 			`Enter the name of a binary field, for example ${DEFAULT_RECORDING_FIELD}.`,
 		);
 	}
-	const maxMb = Number(context.getNodeParameter('maxFileSize', itemIndex, DEFAULT_MAX_MB));
-	if (!Number.isFinite(maxMb) || maxMb <= 0) {
+	const given: unknown = context.getNodeParameter('maxFileSize', itemIndex, DEFAULT_MAX_MB);
+	// Text from an expression ("200") is read as a number; anything else that is no number (true,
+	// null, "200 MB") is refused as the user gave it, not as Number() would make it (1, 0, NaN).
+	const maxMb = numberFromText(given);
+	if (typeof maxMb !== 'number' || !Number.isFinite(maxMb) || maxMb <= 0) {
 		throw new ParameterError(
 			'Max File Size (MB)',
-			`${String(maxMb)} is not a positive number`,
+			`${JSON.stringify(given) ?? String(given)} is not a positive number`,
 			`Enter a size in megabytes, for example ${DEFAULT_MAX_MB}.`,
 		);
 	}

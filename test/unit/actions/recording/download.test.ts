@@ -455,6 +455,22 @@ describe('Recording → Download', () => {
 		expect(sent).toEqual([]);
 	});
 
+	it.each([
+		['text that is no number', '200 MB', '"200 MB"'],
+		['true', true, 'true'],
+		['an empty expression', null, 'null'],
+	])('refuses a Max File Size that is %s, naming what was given', async (_kind, size, shown) => {
+		const error = await download(row.arquivo, [wav()], { parameters: { maxFileSize: size } }).catch(
+			(caught: Error) => caught,
+		);
+		expect(String(error)).toContain(`Max File Size (MB): ${shown} is not a positive number`);
+	});
+
+	it('takes a Max File Size an expression gives as text', async () => {
+		const { items } = await download(row.arquivo, [wav()], { parameters: { maxFileSize: '200' } });
+		expect(items[0].binary?.recording).toMatchObject({ mimeType: 'audio/wav' });
+	});
+
 	it('refuses an empty link or field name before any request', async () => {
 		const empty = await download('  ', [wav()]).catch((caught: Error) => caught);
 		expect(String(empty)).toContain('Recording Link: is empty');
