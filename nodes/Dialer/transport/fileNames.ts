@@ -19,7 +19,13 @@ const EXTENSIONS_BY_TYPE: Record<string, string> = {
 	'audio/x-wav': 'wav',
 	'audio/wave': 'wav',
 	'audio/vnd.wave': 'wav',
+	// Older names scripts and web servers still send for MP3 and GSM (Asterisk's own format).
 	'audio/mp3': 'mp3',
+	'audio/x-mp3': 'mp3',
+	'audio/mpeg3': 'mp3',
+	'audio/x-mpeg': 'mp3',
+	'audio/x-mpeg-3': 'mp3',
+	'audio/x-gsm': 'gsm',
 	'audio/ogg': 'ogg',
 };
 // Links to a script or page that hands the file out (download.php?id=…) name the script, not it.
