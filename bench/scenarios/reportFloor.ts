@@ -174,7 +174,7 @@ function reportNode(credential: Credential, api: ReportApi): NodeSpec {
  * made the right number of them for `check` (a small case: 100,000 items sent back would take
  * longer than the runs).
  */
-async function checkedWorkflow(
+export async function checkedWorkflow(
 	target: Target,
 	sim: DialerSimulator,
 	{ measured, check }: { measured: FloorCase; check: FloorCase },
