@@ -21,9 +21,6 @@ import type { AddressInfo } from 'node:net';
 import { linearConnections, type NodeSpec } from '../../scripts/n8n/api';
 import { REPORT_TRIGGER_TYPE, sleep, usesCredential } from '../../scripts/n8n/dialer';
 import { WallClock } from '../../simulator/time';
-
-// The in-process simulator's wall clock: this process's zone.
-const clock = new WallClock();
 import type { DialerSimulator } from '../../simulator/types';
 import { pollStorageRuns } from '../lib/pollStorage';
 import { cpuTimes, groupMemory, resetPeaks } from '../lib/procfs';
@@ -31,6 +28,9 @@ import { summarize, type Summary } from '../lib/stats';
 import { idleRssMb, log, withTarget, type Target } from '../lib/target';
 import { createRunWorkflow, settingsFor } from '../lib/workflows';
 import { filledFormsNode } from './reports';
+
+// The in-process simulator's wall clock: this process's zone.
+const clock = new WallClock();
 
 export type PollVariant = 'trigger' | 'action';
 
@@ -198,8 +198,14 @@ async function measurePoll(
 			.map((request) => `${request.operation} ${JSON.stringify(request.fields)} ${request.status}`);
 		throw new Error(`${error.message}; requests meanwhile: ${reads.join('; ') || 'none'}`);
 	});
-	if (arrived.items !== rows)
-		throw new Error(`the last node received ${arrived.items} items for ${rows} new rows`);
+	if (arrived.items !== rows) {
+		const reads = sim.requests
+			.slice(requestsBefore)
+			.map((request) => `${request.operation} ${JSON.stringify(request.fields)} ${request.status}`);
+		throw new Error(
+			`the last node received ${arrived.items} items for ${rows} new rows; requests: ${reads.join('; ')}`,
+		);
+	}
 	// What comes after the items (the trigger's state, the execution's end) counts too.
 	await sleep(300);
 	const memory = groupMemory(pgid);
@@ -330,18 +336,25 @@ async function scheduledPolls(
 			if (untilNextPoll() < 5_000) await sleep(untilNextPoll() + 1_000);
 			const second = await nextSecond();
 			sim.rows.add({ report: 'getFP1', form: options.form, count: options.rows, at: second });
-			measured.push(
-				await measurePoll(
-					target,
-					sim,
-					signals,
-					baselineMb,
-					options.rows,
-					async () => undefined,
-					// Memory and CPU from just before the poll, not over the idle minutes.
-					() => sleep(untilNextPoll() - 1_500),
-				),
+			const poll = await measurePoll(
+				target,
+				sim,
+				signals,
+				baselineMb,
+				options.rows,
+				async () => undefined,
+				// Memory and CPU from just before the poll, not over the idle minutes.
+				() => sleep(untilNextPoll() - 1_500),
 			);
+			// The poll's read reaches back by the overlap, where the batch before may lie (the first
+			// comes less than a minute before the first scheduled poll): the Dialer node reads the
+			// rows the poll emitted, from this batch's second.
+			const de = clock.formatIsoLocal(second).replace(/\D/g, '');
+			measured.push({
+				...poll,
+				window: { ...poll.window, de },
+				fields: { ...poll.fields, de },
+			});
 		}
 	} finally {
 		await target.api.deactivateWorkflow(workflow.id);
