@@ -417,9 +417,21 @@ describe('Recording → Download', () => {
 
 	it.each([
 		['audio/x-gsm', Buffer.alloc(330, 0xd9), '20261124000042.gsm'],
-		['audio/x-mpeg', Buffer.concat([Buffer.from('ID3'), Buffer.alloc(300, 1)]), '20261124000042.mp3'],
-		['audio/mpeg3', Buffer.concat([Buffer.from('ID3'), Buffer.alloc(300, 1)]), '20261124000042.mp3'],
-		['audio/x-mp3', Buffer.concat([Buffer.from('ID3'), Buffer.alloc(300, 1)]), '20261124000042.mp3'],
+		[
+			'audio/x-mpeg',
+			Buffer.concat([Buffer.from('ID3'), Buffer.alloc(300, 1)]),
+			'20261124000042.mp3',
+		],
+		[
+			'audio/mpeg3',
+			Buffer.concat([Buffer.from('ID3'), Buffer.alloc(300, 1)]),
+			'20261124000042.mp3',
+		],
+		[
+			'audio/x-mp3',
+			Buffer.concat([Buffer.from('ID3'), Buffer.alloc(300, 1)]),
+			'20261124000042.mp3',
+		],
 	])('names a recording a script serves as %s with its extension', async (type, body, name) => {
 		const { items } = await download('https://s.test/ipbox/ouvir.php?id=9', [
 			{ contentType: type, body },
