@@ -253,7 +253,9 @@ describe('the examples imported in the editor and configured as their notes say 
 		const executablePath = await ensureChromium();
 		selectors.setTestIdAttribute('data-test-id');
 		api = await connectN8n();
-		simulator = await startSimulator({ fichas: 6000 });
+		// Enough calls that yesterday, in any workflow timezone on any day, holds some with a chosen
+		// result and a recording (the default 300 leave whole days without one).
+		simulator = await startSimulator({ fichas: 6000, calls: 6000 });
 		registerSecret(simulator.token);
 		registerSecret(WEBHOOK_SECRET);
 		credential = await api.createCredential(
