@@ -14,9 +14,13 @@
  * earlier run's rows: those lie before its window). The action node then reads each window the
  * trigger read, through a webhook.
  */
+import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 
 import { linearConnections, type NodeSpec } from '../../scripts/n8n/api';
 import { REPORT_TRIGGER_TYPE, sleep, usesCredential } from '../../scripts/n8n/dialer';
@@ -41,6 +45,11 @@ export interface PollVariantResult {
 	addedPeakMb: Summary;
 	peakMb: Summary;
 	mainThreadMs: Summary;
+	/**
+	 * The package's own part: the trigger's `poll`, the Dialer node's `execute`, from its start to
+	 * its items handed to n8n (not measured before 2026-11-27 02:30 UTC).
+	 */
+	ownMs?: Summary;
 }
 
 export interface ReportTriggerResult {
@@ -66,6 +75,8 @@ interface Sample {
 	addedPeakMb: number;
 	peakMb: number;
 	mainThreadMs: number;
+	/** NaN in an n8n started without bench/lib/nodeTimes.cjs (a shared one). */
+	ownMs: number;
 }
 
 interface Arrival {
@@ -151,6 +162,45 @@ function doneNodes(url: string): NodeSpec[] {
 	];
 }
 
+const NODE_TIMES_PRELOAD = path.join(__dirname, '..', 'lib', 'nodeTimes.cjs');
+
+type TimedClass = 'DialerReportTrigger' | 'Dialer';
+
+/** How long the package's own methods ran in n8n, as bench/lib/nodeTimes.cjs writes it. */
+class NodeTimes {
+	readonly file = path.join(tmpdir(), `dialer-node-times-${randomUUID()}.log`);
+
+	constructor() {
+		writeFileSync(this.file, '');
+	}
+
+	/** What n8n's environment needs for it, beside `env` (whose NODE_OPTIONS are kept). */
+	env(env: Record<string, string>): Record<string, string> {
+		const options = [env.NODE_OPTIONS, `--require ${NODE_TIMES_PRELOAD}`].filter(Boolean);
+		return { ...env, NODE_OPTIONS: options.join(' '), BENCH_NODE_TIMES_FILE: this.file };
+	}
+
+	/** Milliseconds of the last run of `name` that ended by `by`, NaN when none did. */
+	lastMs(name: TimedClass, by: number): number {
+		const runs = readFileSync(this.file, 'utf8')
+			.split('\n')
+			.map((line) => line.split(' '))
+			.filter(([timed, , ended]) => timed === name && Number(ended) <= by);
+		const last = runs.at(-1);
+		return last ? Number(last[2]) - Number(last[1]) : NaN;
+	}
+
+	remove(): void {
+		rmSync(this.file, { force: true });
+	}
+}
+
+/** What each measured run reads besides n8n's process: the last node's call, the package's time. */
+interface Probes {
+	signals: DoneSignals;
+	times: NodeTimes;
+}
+
 /** Whole seconds, so that each run's rows carry a second no earlier read has covered. */
 async function nextSecond(): Promise<number> {
 	await sleep(1010 - (Date.now() % 1000));
@@ -179,7 +229,8 @@ interface Measured {
 async function measurePoll(
 	target: Target,
 	sim: DialerSimulator,
-	signals: DoneSignals,
+	{ signals, times }: Probes,
+	timed: TimedClass,
 	baselineMb: number,
 	rows: number,
 	poll: () => Promise<unknown>,
@@ -222,6 +273,7 @@ async function measurePoll(
 			addedPeakMb: memory.peakMb - baselineMb,
 			peakMb: memory.peakMb,
 			mainThreadMs: cpuTimes(pgid).mainThreadMs - cpuBefore,
+			ownMs: times.lastMs(timed, arrived.at),
 		},
 		window: { de: read.fields.de, ate: read.fields.ate },
 		fields: read.fields,
@@ -276,7 +328,7 @@ function triggerWorkflow(
 async function triggerPolls(
 	target: Target,
 	sim: DialerSimulator,
-	signals: DoneSignals,
+	probes: Probes,
 	options: { form: number; rows: number; runs: number },
 ): Promise<Measured[]> {
 	const baselineMb = await idleRssMb(target);
@@ -284,12 +336,12 @@ async function triggerPolls(
 	for (let run = 0; run <= options.runs; run++) {
 		const second = await nextSecond();
 		sim.rows.add({ report: 'getFP1', form: options.form, count: options.rows, at: second });
-		const workflow = await triggerWorkflow(target, options.form, second, signals, {
+		const workflow = await triggerWorkflow(target, options.form, second, probes.signals, {
 			cron: ACTIVATION_ONLY,
 			overlapMinutes: 10,
 		});
 		measured.push(
-			await measurePoll(target, sim, signals, baselineMb, options.rows, () =>
+			await measurePoll(target, sim, probes, 'DialerReportTrigger', baselineMb, options.rows, () =>
 				target.api.activateWorkflow(workflow.id),
 			),
 		);
@@ -316,11 +368,11 @@ async function activationPoll(sim: DialerSimulator, requestsBefore: number): Pro
 async function scheduledPolls(
 	target: Target,
 	sim: DialerSimulator,
-	signals: DoneSignals,
+	probes: Probes,
 	options: { form: number; rows: number; runs: number },
 ): Promise<Measured[]> {
 	const baselineMb = await idleRssMb(target);
-	const workflow = await triggerWorkflow(target, options.form, await nextSecond(), signals, {
+	const workflow = await triggerWorkflow(target, options.form, await nextSecond(), probes.signals, {
 		cron: SCHEDULED_POLLS,
 		overlapMinutes: 1,
 	});
@@ -339,7 +391,8 @@ async function scheduledPolls(
 			const poll = await measurePoll(
 				target,
 				sim,
-				signals,
+				probes,
+				'DialerReportTrigger',
 				baselineMb,
 				options.rows,
 				async () => undefined,
@@ -366,14 +419,14 @@ async function scheduledPolls(
 async function actionReads(
 	target: Target,
 	sim: DialerSimulator,
-	signals: DoneSignals,
+	probes: Probes,
 	form: number,
 	rows: number,
 	windows: Window[],
 ): Promise<Measured[]> {
 	const workflow = await createRunWorkflow(
 		target.api,
-		[filledFormsNode(target.dialer), ...doneNodes(signals.url)],
+		[filledFormsNode(target.dialer), ...doneNodes(probes.signals.url)],
 		{
 			save: 'none',
 			timezone: Intl.DateTimeFormat().resolvedOptions().timeZone,
@@ -385,7 +438,7 @@ async function actionReads(
 	const measured: Measured[] = [];
 	for (const window of windows) {
 		measured.push(
-			await measurePoll(target, sim, signals, baselineMb, rows, async () => {
+			await measurePoll(target, sim, probes, 'Dialer', baselineMb, rows, async () => {
 				const answer = await workflow.post([{ form: String(form), ...window }]);
 				if (answer.status !== 200) throw new Error(`Get Filled Forms answered ${answer.status}`);
 			}),
@@ -404,6 +457,7 @@ function summarizeVariant(variant: PollVariant, measured: Measured[]): PollVaria
 		addedPeakMb: pick('addedPeakMb'),
 		peakMb: pick('peakMb'),
 		mainThreadMs: pick('mainThreadMs'),
+		...(samples.some((sample) => !Number.isNaN(sample.ownMs)) && { ownMs: pick('ownMs') }),
 	};
 }
 
@@ -416,15 +470,15 @@ export async function runReportTrigger(
 	env: Record<string, string> = {},
 ): Promise<ReportTriggerResult> {
 	const form = sim.data.forms[0].id;
-	const signals = await DoneSignals.start();
+	const probes: Probes = { signals: await DoneSignals.start(), times: new NodeTimes() };
 	const onTarget = <T>(work: (target: Target) => Promise<T>) =>
-		shared ? work(shared) : withTarget(sim, secret, work, env);
+		shared ? work(shared) : withTarget(sim, secret, work, probes.times.env(env));
 	const versusAction = async (trigger: Measured[]) => {
 		const action = await onTarget((target) =>
 			actionReads(
 				target,
 				sim,
-				signals,
+				probes,
 				form,
 				options.rows,
 				trigger.map((m) => m.window),
@@ -435,14 +489,14 @@ export async function runReportTrigger(
 	try {
 		log(`report trigger: first polls finding ${options.rows} new fichas`);
 		const first = await onTarget((target) =>
-			triggerPolls(target, sim, signals, { form, ...options }),
+			triggerPolls(target, sim, probes, { form, ...options }),
 		);
 		log('report trigger: the Dialer node reading the same windows');
 		const variants = await versusAction(first);
 		if (options.scheduledRuns === 0) return { rows: options.rows, variants };
 		log(`report trigger: scheduled polls every ${POLL_EVERY_MS / 60_000} min`);
 		const scheduled = await onTarget((target) =>
-			scheduledPolls(target, sim, signals, {
+			scheduledPolls(target, sim, probes, {
 				form,
 				rows: options.rows,
 				runs: options.scheduledRuns,
@@ -470,6 +524,7 @@ export async function runReportTrigger(
 			storage: { ms: summarize(stored.map((sample) => sample.ms)), mb: stored[0].mb },
 		};
 	} finally {
-		await signals.close();
+		await probes.signals.close();
+		probes.times.remove();
 	}
 }

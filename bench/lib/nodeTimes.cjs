@@ -1,0 +1,39 @@
+/**
+ * Preloaded into n8n (`NODE_OPTIONS=--require <this file>`, file named by BENCH_NODE_TIMES_FILE)
+ * by bench/scenarios/reportTrigger.ts: one line per run of the Report Trigger's `poll` and the
+ * Dialer node's `execute`, `<class> <started ms> <ended ms>` (epoch), appended as n8n runs. It
+ * tells the package's own time from what n8n does around it: before the first node after a
+ * trigger runs, n8n stores the polled execution with its items; a webhook's execution is stored
+ * before its items exist.
+ */
+'use strict';
+const { appendFileSync } = require('node:fs');
+const Module = require('node:module');
+
+const file = process.env.BENCH_NODE_TIMES_FILE;
+const TIMED = { DialerReportTrigger: 'poll', Dialer: 'execute' };
+
+if (file) {
+	const load = Module._load;
+	Module._load = function (request, ...rest) {
+		const exports = load.call(this, request, ...rest);
+		if (typeof request !== 'string' || !request.endsWith('.node.js')) return exports;
+		for (const [name, method] of Object.entries(TIMED)) {
+			const prototype = exports?.[name]?.prototype;
+			const original = prototype?.[method];
+			if (typeof original !== 'function' || original.timed) continue;
+			prototype[method] = Object.assign(
+				async function (...args) {
+					const started = Date.now();
+					try {
+						return await original.apply(this, args);
+					} finally {
+						appendFileSync(file, `${name} ${started} ${Date.now()}\n`);
+					}
+				},
+				{ timed: true },
+			);
+		}
+		return exports;
+	};
+}
