@@ -15,6 +15,7 @@ import {
 	recordingsWanted,
 	type FileSettings,
 } from '../Dialer/actions/recording/files';
+import { forgetCredentials } from '../Dialer/helpers/credentials';
 import { asNodeError } from '../Dialer/actions/router';
 import { dialerApiRequest, type ApiFields } from '../Dialer/transport/request';
 import { checkClock, readingAhead, testEventWarnings } from './clockCheck';
@@ -88,6 +89,7 @@ export class DialerReportTrigger implements INodeType {
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const now = DateTime.now().toMillis();
+		forgetCredentials(this);
 		let event: ReportEvent;
 		let settings: TriggerSettings;
 		let fields: ApiFields;

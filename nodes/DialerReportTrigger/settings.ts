@@ -1,6 +1,7 @@
 import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
 import type { ItemParameters } from '../Dialer/actions/shared/itemParameters';
+import { dialerCredentials } from '../Dialer/helpers/credentials';
 import { dialerTimezone } from '../Dialer/helpers/dialerTimezone';
 import { parseDateTime, ParameterError } from '../Dialer/helpers/parameters';
 import type { CursorSettings } from './cursor';
@@ -57,7 +58,7 @@ export function singleItem(context: IPollFunctions): ItemParameters {
 	return {
 		getNodeParameter: (name, _itemIndex, fallbackValue, options) =>
 			context.getNodeParameter(name, fallbackValue, options),
-		getCredentials: async (type) => await context.getCredentials(type),
+		getCredentials: async () => await dialerCredentials(context),
 	};
 }
 

@@ -1,6 +1,5 @@
 import { IANAZone } from 'luxon';
-import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
-
+import { dialerCredentials, type CredentialSource } from './credentials';
 import { ParameterError } from './parameters';
 
 /**
@@ -10,8 +9,7 @@ import { ParameterError } from './parameters';
  */
 
 /** What finding the zone needs: n8n's execution, poll or load-options context. */
-export interface TimezoneSource {
-	getCredentials(type: string): Promise<ICredentialDataDecryptedObject>;
+export interface TimezoneSource extends CredentialSource {
 	getTimezone(): string;
 }
 
@@ -31,17 +29,8 @@ export function zoneOrFallback(value: unknown, workflowZone: string): string {
 	return text;
 }
 
-// One credential read per node run or poll, as the transport does.
-const zones = new WeakMap<object, Promise<string>>();
-
 /** The zone of the dialer's wall-clock times for this run. */
-export function dialerTimezone(context: TimezoneSource): Promise<string> {
-	let zone = zones.get(context);
-	if (!zone) {
-		zone = context
-			.getCredentials('dialerApi')
-			.then((credentials) => zoneOrFallback(credentials.dialerTimezone, context.getTimezone()));
-		zones.set(context, zone);
-	}
-	return zone;
+export async function dialerTimezone(context: TimezoneSource): Promise<string> {
+	const credentials = await dialerCredentials(context);
+	return zoneOrFallback(credentials.dialerTimezone, context.getTimezone());
 }

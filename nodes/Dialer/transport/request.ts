@@ -7,6 +7,7 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 
+import { dialerCredentials } from '../helpers/credentials';
 import { timeoutOf } from '../helpers/parameters';
 import { bodyStream, readAll, readJson, type BodyStream } from './body';
 import {
@@ -99,16 +100,8 @@ export function serverOf(credentials: ICredentialDataDecryptedObject): Server {
 	};
 }
 
-// One credential read per node run: the loop over items must not decrypt it again and again.
-const servers = new WeakMap<object, Promise<Server>>();
-
-export function serverFor(context: DialerContext): Promise<Server> {
-	let server = servers.get(context);
-	if (!server) {
-		server = context.getCredentials('dialerApi').then(serverOf);
-		servers.set(context, server);
-	}
-	return server;
+export async function serverFor(context: DialerContext): Promise<Server> {
+	return serverOf(await dialerCredentials(context));
 }
 
 export function operationUrl(

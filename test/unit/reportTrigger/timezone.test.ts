@@ -63,6 +63,25 @@ it('left empty, the workflow UTC east of the dialer asks hours ahead of it and e
 	expect(lastRead().fields.ate.slice(0, 10)).toBe(utcNow);
 });
 
+it('corrected in the credential while the workflow is active, applies from the next poll, also when n8n polls with one context (1.x)', async () => {
+	const context = fakePollFunctions({
+		sim,
+		parameters: newFilledForm,
+		staticData: {},
+		timezone: WORKFLOW_ZONE,
+		credentials: { dialerTimezone: '' },
+	});
+	await trigger.poll.call(context);
+	const utcNow = DateTime.now().setZone(WORKFLOW_ZONE).toFormat('yyyyMMddHH');
+	expect(lastRead().fields.ate.slice(0, 10)).toBe(utcNow);
+	// n8n decrypts a new copy on every read.
+	const corrected = { ...(await context.getCredentials('dialerApi')), dialerTimezone: DIALER_ZONE };
+	context.getCredentials = async () => ({ ...corrected });
+	await trigger.poll.call(context);
+	const dialerNow = DateTime.now().setZone(DIALER_ZONE).toFormat('yyyyMMddHH');
+	expect(lastRead().fields.ate.slice(0, 10)).toBe(dialerNow);
+});
+
 it('left empty, Fetch Test Event shows the rows and logs how old the newest is', async () => {
 	sim.rows.add({ report: 'getFP1', form: 41, count: 1 });
 	const warnings: string[] = [];

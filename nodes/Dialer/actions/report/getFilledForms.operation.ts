@@ -5,6 +5,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { dialerCredentials } from '../../helpers/credentials';
 import { parseFichaIds, requireText } from '../../helpers/parameters';
 import { rowsOf } from '../../helpers/rows';
 import {
@@ -102,7 +103,7 @@ async function commonFields(
 	output: 'items' | 'csvFile' | 'summary',
 ): Promise<ApiFields> {
 	// The report login is only sent when set: servers without permission checks do not expect it.
-	const credentials = await context.getCredentials('dialerApi');
+	const credentials = await dialerCredentials(context);
 	const reportLogin: ApiFields = credentials.reportUser
 		? { user: String(credentials.reportUser), senha: String(credentials.reportPassword ?? '') }
 		: {};

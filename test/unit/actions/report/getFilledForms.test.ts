@@ -75,6 +75,19 @@ describe('Report → Get Filled Forms', () => {
 		expect(form).toMatchObject({ user: 'supervisor', senha: 'pw-secret' });
 	});
 
+	it('reads the credential once for a run of many items: period, report login and server', async () => {
+		const { context, sent } = fakeExecuteFunctions({
+			credentials: { ...TEST_CREDENTIALS, reportUser: 'supervisor', reportPassword: 'pw-secret' },
+			parameters: base,
+			items: [{ json: {} }, { json: {} }, { json: {} }],
+			responses: [{ body: { data: [] } }],
+		});
+		const getCredentials = jest.spyOn(context, 'getCredentials');
+		await router.call(context);
+		expect(sent).toHaveLength(3);
+		expect(getCredentials).toHaveBeenCalledTimes(1);
+	});
+
 	it('outputs the CSV export as a binary file with a meaningful name', async () => {
 		const csv = '\uFEFFficha;data;Cidade [P];Nota [1] [F]\n1;21/11/2026 10:00:00;São Paulo;9\n';
 		const { form, items } = await runNode({
