@@ -43,6 +43,8 @@ export interface RecordedRequest {
 	/** 0 when the connection was reset without an answer. */
 	status: number;
 	receivedAt: number;
+	/** When the answer was handed to the socket (its body built), if one was. */
+	answeredAt?: number;
 }
 
 export type FaultKind =

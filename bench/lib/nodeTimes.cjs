@@ -25,10 +25,35 @@ if (file) {
 			prototype[method] = Object.assign(
 				async function (...args) {
 					const started = Date.now();
+					const marks = [];
+					const { helpers } = this;
+					const sendRequest = helpers.httpRequestWithAuthentication;
+					const ownRequest = Object.prototype.hasOwnProperty.call(
+						helpers,
+						'httpRequestWithAuthentication',
+					);
+					const emit = this.__emit;
+					// The moments the dialer's answer came (headers) and the rows went to n8n, wrapped in
+					// place: n8n's helpers are not all own properties.
+					helpers.httpRequestWithAuthentication = async function (...options) {
+						const sent = Date.now();
+						const response = await sendRequest.apply(this, options);
+						marks.push(`request=${sent}-${Date.now()}`);
+						return response;
+					};
+					if (typeof emit === 'function') {
+						this.__emit = (...emitted) => {
+							marks.push(`emit=${Date.now()}`);
+							return emit(...emitted);
+						};
+					}
 					try {
 						return await original.apply(this, args);
 					} finally {
-						appendFileSync(file, `${name} ${started} ${Date.now()}\n`);
+						appendFileSync(file, [name, started, Date.now(), ...marks].join(' ') + '\n');
+						if (ownRequest) helpers.httpRequestWithAuthentication = sendRequest;
+						else delete helpers.httpRequestWithAuthentication;
+						if (typeof emit === 'function') this.__emit = emit;
 					}
 				},
 				{ timed: true },

@@ -50,6 +50,11 @@ export interface PollVariantResult {
 	 * its items handed to n8n (not measured before 2026-11-27 02:30 UTC).
 	 */
 	ownMs?: Summary;
+	/**
+	 * The simulator building its answer to the report request, in the bench's process on the same
+	 * cores: inside both times above (not measured before 2026-11-27 03:00 UTC).
+	 */
+	dialerMs?: Summary;
 }
 
 export interface ReportTriggerResult {
@@ -77,6 +82,7 @@ interface Sample {
 	mainThreadMs: number;
 	/** NaN in an n8n started without bench/lib/nodeTimes.cjs (a shared one). */
 	ownMs: number;
+	dialerMs: number;
 }
 
 interface Arrival {
@@ -274,6 +280,7 @@ async function measurePoll(
 			peakMb: memory.peakMb,
 			mainThreadMs: cpuTimes(pgid).mainThreadMs - cpuBefore,
 			ownMs: times.lastMs(timed, arrived.at),
+			dialerMs: (read.answeredAt ?? NaN) - read.receivedAt,
 		},
 		window: { de: read.fields.de, ate: read.fields.ate },
 		fields: read.fields,
@@ -458,6 +465,7 @@ function summarizeVariant(variant: PollVariant, measured: Measured[]): PollVaria
 		peakMb: pick('peakMb'),
 		mainThreadMs: pick('mainThreadMs'),
 		...(samples.some((sample) => !Number.isNaN(sample.ownMs)) && { ownMs: pick('ownMs') }),
+		dialerMs: pick('dialerMs'),
 	};
 }
 

@@ -108,6 +108,7 @@ export function createRequestListener(deps: PipelineDependencies) {
 			const reply = await answerApi(req, operation, fields);
 			if (reply === reset) return void req.socket.destroy();
 			record.status = reply.status;
+			record.answeredAt = Date.now();
 			send(res, reply);
 		})().catch((error: unknown) => {
 			console.error(error);
