@@ -3,7 +3,7 @@
  * UTC: the credential's Dialer Timezone decides how periods are asked and row times are read.
  */
 import { DateTime } from 'luxon';
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { DialerReportTrigger } from '../../../nodes/DialerReportTrigger/DialerReportTrigger.node';
 import { startSimulator, type DialerSimulator } from '../../../simulator';
@@ -76,7 +76,7 @@ it('corrected in the credential while the workflow is active, applies from the n
 	expect(lastRead().fields.ate.slice(0, 10)).toBe(utcNow);
 	// n8n decrypts a new copy on every read.
 	const corrected = { ...(await context.getCredentials('dialerApi')), dialerTimezone: DIALER_ZONE };
-	context.getCredentials = async () => ({ ...corrected });
+	context.getCredentials = (async () => ({ ...corrected })) as IPollFunctions['getCredentials'];
 	await trigger.poll.call(context);
 	const dialerNow = DateTime.now().setZone(DIALER_ZONE).toFormat('yyyyMMddHH');
 	expect(lastRead().fields.ate.slice(0, 10)).toBe(dialerNow);
