@@ -107,12 +107,12 @@ function curveSection(points: CurvePoint[]): string[] {
 
 function pollTable(variants: PollVariantResult[]): string[] {
 	const lines = [
-		'| Variant | Read to items | Own code: `poll` / `execute` | The simulator building its answer | Added peak RSS | Peak RSS | Main-thread CPU |',
-		'|---|---|---|---|---|---|---|',
+		'| Variant | Read to items | Own code: `poll` / `execute` | Own code: before the request / to the answer’s headers / after them | The simulator building its answer | Added peak RSS | Peak RSS | Main-thread CPU |',
+		'|---|---|---|---|---|---|---|---|',
 	];
 	for (const v of variants) {
 		lines.push(
-			`| ${v.variant === 'trigger' ? 'Dialer Report Trigger' : 'Dialer → Get Filled Forms'} | ${spread(v.ms, ms)} | ${v.ownMs ? spread(v.ownMs, ms) : '–'} | ${v.dialerMs ? spread(v.dialerMs, ms) : '–'} | ${spread(v.addedPeakMb, mb)} | ${mb(v.peakMb.median)} | ${ms(v.mainThreadMs.median)} |`,
+			`| ${v.variant === 'trigger' ? 'Dialer Report Trigger' : 'Dialer → Get Filled Forms'} | ${spread(v.ms, ms)} | ${v.ownMs ? spread(v.ownMs, ms) : '–'} | ${v.phases ? [v.phases.beforeRequestMs, v.phases.toHeadersMs, v.phases.afterAnswerMs].map((phase) => ms(phase.median)).join(' / ') : '–'} | ${v.dialerMs ? spread(v.dialerMs, ms) : '–'} | ${spread(v.addedPeakMb, mb)} | ${mb(v.peakMb.median)} | ${ms(v.mainThreadMs.median)} |`,
 		);
 	}
 	const [trigger, action] = ['trigger', 'action'].map((variant) =>
@@ -135,7 +135,7 @@ export function reportTriggerSection(result: ReportTriggerResult): string[] {
 	const lines = [
 		`### Report Trigger: one poll finding ${result.rows.toLocaleString('en-US')} new rows`,
 		'',
-		'New Filled Form against the Dialer node’s Get Filled Forms reading the same window (the one the trigger read), saving off. Both workflows end in an HTTP Request run once, which reports how many items it received (checked) to the bench. Time runs from the simulator receiving the report request to that call: reading the answer and turning it into items, and for the trigger also its row keys, its stored state and n8n starting the execution (which stores the execution with its items). Own code is the package’s part of it, timed inside n8n (bench/lib/nodeTimes.cjs): the trigger’s `poll` from its start to its items handed to n8n, the node’s `execute` from its start to its return. Memory as in section 1, above the variant’s RSS before its warm-up poll. Median (min–max).',
+		'New Filled Form against the Dialer node’s Get Filled Forms reading the same window (the one the trigger read), saving off. Both workflows end in an HTTP Request run once, which reports how many items it received (checked) to the bench. Time runs from the simulator receiving the report request to that call: reading the answer and turning it into items, and for the trigger also its row keys, its stored state and n8n starting the execution (which stores the execution with its items). Own code is the package’s part of it, timed inside n8n (bench/lib/nodeTimes.cjs): the trigger’s `poll` from its start to its items handed to n8n, the node’s `execute` from its start to its return; split where its report request goes out and where the answer’s headers come in (the time between is n8n’s request helper and the simulator building the answer, which the next column shows). Memory as in section 1, above the variant’s RSS before its warm-up poll. Median (min–max).',
 		'',
 	];
 	if (result.scheduled) {

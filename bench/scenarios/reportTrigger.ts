@@ -55,6 +55,18 @@ export interface PollVariantResult {
 	 * cores: inside both times above (not measured before 2026-11-27 03:00 UTC).
 	 */
 	dialerMs?: Summary;
+	/** The own code's time split at its report request (not measured before 2026-11-27 03:30 UTC). */
+	phases?: Record<keyof OwnPhases, Summary>;
+}
+
+/** Where the own code's time goes, around its (last) report request. */
+export interface OwnPhases {
+	/** From its start to the first request sent. */
+	beforeRequestMs: number;
+	/** From the last request sent to its answer's headers: n8n's request helper and the dialer. */
+	toHeadersMs: number;
+	/** From those headers to the rows handed to n8n: reading, parsing, making items. */
+	afterAnswerMs: number;
 }
 
 export interface ReportTriggerResult {
@@ -75,15 +87,17 @@ export interface ReportTriggerResult {
 	storage?: { ms: Summary; mb: number };
 }
 
-interface Sample {
+interface Timings {
 	ms: number;
 	addedPeakMb: number;
 	peakMb: number;
 	mainThreadMs: number;
-	/** NaN in an n8n started without bench/lib/nodeTimes.cjs (a shared one). */
+	/** NaN (and the phases too) in an n8n started without bench/lib/nodeTimes.cjs (a shared one). */
 	ownMs: number;
 	dialerMs: number;
 }
+
+type Sample = Timings & OwnPhases;
 
 interface Arrival {
 	at: number;
@@ -186,14 +200,28 @@ class NodeTimes {
 		return { ...env, NODE_OPTIONS: options.join(' '), BENCH_NODE_TIMES_FILE: this.file };
 	}
 
-	/** Milliseconds of the last run of `name` that ended by `by`, NaN when none did. */
-	lastMs(name: TimedClass, by: number): number {
-		const runs = readFileSync(this.file, 'utf8')
+	/** The last run of `name` that ended by `by`: its time and phases, NaN when none did. */
+	lastRun(name: TimedClass, by: number): { ownMs: number } & OwnPhases {
+		const last = readFileSync(this.file, 'utf8')
 			.split('\n')
 			.map((line) => line.split(' '))
-			.filter(([timed, , ended]) => timed === name && Number(ended) <= by);
-		const last = runs.at(-1);
-		return last ? Number(last[2]) - Number(last[1]) : NaN;
+			.filter(([timed, , ended]) => timed === name && Number(ended) <= by)
+			.at(-1);
+		if (!last) return { ownMs: NaN, beforeRequestMs: NaN, toHeadersMs: NaN, afterAnswerMs: NaN };
+		const [started, ended] = [Number(last[1]), Number(last[2])];
+		const marks = last.slice(3).map((mark) => mark.split('='));
+		const requests = marks
+			.filter(([kind]) => kind === 'request')
+			.map(([, span]) => span.split('-').map(Number));
+		const emitted = marks.find(([kind]) => kind === 'emit');
+		const handedOver = emitted ? Number(emitted[1]) : ended;
+		const [sent, headers] = requests.at(-1) ?? [NaN, NaN];
+		return {
+			ownMs: ended - started,
+			beforeRequestMs: (requests[0]?.[0] ?? NaN) - started,
+			toHeadersMs: headers - sent,
+			afterAnswerMs: handedOver - headers,
+		};
 	}
 
 	remove(): void {
@@ -279,7 +307,7 @@ async function measurePoll(
 			addedPeakMb: memory.peakMb - baselineMb,
 			peakMb: memory.peakMb,
 			mainThreadMs: cpuTimes(pgid).mainThreadMs - cpuBefore,
-			ownMs: times.lastMs(timed, arrived.at),
+			...times.lastRun(timed, arrived.at),
 			dialerMs: (read.answeredAt ?? NaN) - read.receivedAt,
 		},
 		window: { de: read.fields.de, ate: read.fields.ate },
@@ -464,8 +492,15 @@ function summarizeVariant(variant: PollVariant, measured: Measured[]): PollVaria
 		addedPeakMb: pick('addedPeakMb'),
 		peakMb: pick('peakMb'),
 		mainThreadMs: pick('mainThreadMs'),
-		...(samples.some((sample) => !Number.isNaN(sample.ownMs)) && { ownMs: pick('ownMs') }),
 		dialerMs: pick('dialerMs'),
+		...(samples.some((sample) => !Number.isNaN(sample.ownMs)) && {
+			ownMs: pick('ownMs'),
+			phases: {
+				beforeRequestMs: pick('beforeRequestMs'),
+				toHeadersMs: pick('toHeadersMs'),
+				afterAnswerMs: pick('afterAnswerMs'),
+			},
+		}),
 	};
 }
 
