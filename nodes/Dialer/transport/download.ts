@@ -14,7 +14,6 @@ import {
 	networkFailure,
 	TIMED_OUT,
 	UNTRUSTED_CERTIFICATE,
-	withoutSecrets,
 } from './errors';
 import { cancelSignalOf, serverFor } from './request';
 import {
@@ -116,7 +115,7 @@ export async function downloadFile(this: FileContext, file: FileRequest): Promis
 	let url = resolveLink(file.link, dialerRoot);
 	// Error pages may repeat the link they were asked for, or the token: left out of messages.
 	const secrets = [...server.secrets, ...(url ? secretsOf(url) : [])];
-	const described = (text: string) => withoutSecrets(describeBody(text), secrets);
+	const described = (text: string) => describeBody(text, secrets);
 	const fail = (problem: string, hint: string, status?: number) =>
 		fileError(this.getNode(), {
 			subject: file.subject,

@@ -192,21 +192,25 @@ function failureText(body: IDataObject): string | undefined {
 	);
 }
 
-/** Readable text from an error body (its JSON message, or HTML/plain text without markup). */
-export function describeBody(text: string): string {
-	const trimmed = text.trim();
+/**
+ * Readable text from an error body (its JSON message, or HTML/plain text without markup), without
+ * `secrets`: they go before the text is folded and cut short, which would leave part of one.
+ */
+export function describeBody(text: string, secrets: string[] = []): string {
+	const trimmed = withoutSecrets(text, secrets).trim();
 	if (trimmed === '') return 'empty answer';
 	try {
 		const message = messageOf(JSON.parse(trimmed));
-		if (message) return message;
+		// Again: the message as JSON escapes decode it may spell a secret the raw text did not.
+		if (message) return withoutSecrets(message, secrets);
 	} catch {
 		// Not JSON: the text itself is the best description.
 	}
-	const plain = trimmed
-		.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')
-		.replace(/<[^>]+>/g, ' ')
-		.replace(/\s+/g, ' ')
-		.trim();
+	const stripped = withoutSecrets(
+		trimmed.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]+>/g, ' '),
+		secrets,
+	);
+	const plain = stripped.replace(/\s+/g, ' ').trim();
 	return plain.length > 200 ? `${plain.slice(0, 200)}…` : plain;
 }
 

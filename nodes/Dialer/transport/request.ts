@@ -140,6 +140,8 @@ interface Answer {
 	body: BodyStream;
 	/** Text of the answer as a message may show it: without the credential's secrets. */
 	serverText(text: string): string;
+	/** A body described for a message (describeBody), without the credential's secrets. */
+	described(text: string): string;
 }
 
 async function send(
@@ -190,18 +192,19 @@ async function send(
 	}
 	const status = response.statusCode ?? 0;
 	const serverText = (text: string) => withoutSecrets(text, server.secrets);
+	const described = (text: string) => describeBody(text, server.secrets);
 	const body = bodyStream(response.body, signal, (error) => failed(error, status));
 	if (status < 200 || status > 299) {
 		throw apiError(context.getNode(), {
 			operation,
 			itemIndex,
 			status,
-			problem: serverText(describeBody((await readAll(body)).toString('utf8'))),
+			problem: described((await readAll(body)).toString('utf8')),
 			hint: hintForStatus(status),
 		});
 	}
 	const contentType = String(response.headers?.['content-type'] ?? '');
-	return { status, contentType, body, serverText };
+	return { status, contentType, body, serverText, described };
 }
 
 /**
@@ -216,7 +219,7 @@ export async function dialerApiRequest(
 	itemIndex?: number,
 ): Promise<unknown> {
 	const { operation } = endpoint;
-	const { status, body, serverText } = await send(this, endpoint, fields, itemIndex);
+	const { status, body, serverText, described } = await send(this, endpoint, fields, itemIndex);
 	const answer = await readJson(body);
 	if (!answer.isJson) {
 		const { start, cutShortAfter } = answer;
@@ -229,7 +232,7 @@ export async function dialerApiRequest(
 					? `answer ended before its JSON did, after ${cutShortAfter} bytes`
 					: start.trim() === ''
 						? 'empty answer instead of JSON'
-						: `answer is not JSON (${serverText(describeBody(start))})`,
+						: `answer is not JSON (${described(start)})`,
 			hint: cutShortAfter !== undefined ? CUT_SHORT_HINT : NOT_JSON_HINT,
 		});
 	}

@@ -179,6 +179,34 @@ describe('errors name the operation and the HTTP status, and give a hint', () =>
 		expect(JSON.stringify(error) + String(error)).not.toMatch(/S3nh4/);
 	});
 
+	it.each([
+		['a page that is not JSON', 200],
+		['an error page', 401],
+	])(
+		'never shows part of the token when %s repeats it where the description is cut short',
+		async (_page, status) => {
+			// The description keeps 200 characters: the token starts before the cut and ends after it.
+			const page = `<html><body><p>${'x'.repeat(190)} ${TOKEN}</p></body></html>`;
+			const error = await failure({ status, body: page });
+			expect(error.message).toContain('xxxx');
+			expect(JSON.stringify(error) + error.message).not.toContain(TOKEN.slice(0, 8));
+		},
+	);
+
+	it("never shows the report user's password when the dialer repeats it in a page that folds its spaces", async () => {
+		const password = 'duas  palavras\tsecretas';
+		const { context } = fakeExecuteFunctions({
+			parameters: {},
+			credentials: { ...TEST_CREDENTIALS, reportUser: 'ana', reportPassword: password },
+			responses: [{ status: 403, body: `<p>senha ${password} sem permissão</p>` }],
+		});
+		const error = await dialerApiRequest
+			.call(context, callHistory.endpoint, { senha: password }, 0)
+			.catch((caught: Error) => caught);
+		expect(String(error)).toContain('sem permissão');
+		expect(JSON.stringify(error) + String(error)).not.toMatch(/palavras/);
+	});
+
 	it('never carries the token, even when the HTTP client error did', async () => {
 		const thrown = Object.assign(new Error('connect ECONNREFUSED'), {
 			code: 'ECONNREFUSED',
