@@ -95,8 +95,19 @@ export function serverOf(credentials: ICredentialDataDecryptedObject): Server {
 			.map((value) => String(value ?? '').trim())
 			// Shorter values are common words more often than secrets worth hiding.
 			.filter((value) => value.length >= 4)
-			// Also as the form carries them, for a dialer that repeats the request it got.
-			.flatMap((value) => [value, encodeForm({ value }).slice('value='.length)]),
+			// Also as the form carries them, for a dialer that repeats the request it got, and as
+			// JSON writes them, for one that repeats it in JSON (PHP's escapes "/" and non-ASCII).
+			.flatMap((value) => {
+				const json = JSON.stringify(value).slice(1, -1);
+				const php = json
+					.replaceAll('/', '\\/')
+					.replace(
+						/[\u0080-\uffff]/g,
+						(unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`,
+					);
+				const form = encodeForm({ value }).slice('value='.length);
+				return [...new Set([value, form, json, php])];
+			}),
 	};
 }
 

@@ -207,6 +207,34 @@ describe('errors name the operation and the HTTP status, and give a hint', () =>
 		expect(JSON.stringify(error) + String(error)).not.toMatch(/palavras/);
 	});
 
+	it.each([
+		[
+			'in a failure object',
+			{ body: { status: 'error', error: { user: 'ana', senha: 'Senha/"Ação"' } } },
+		],
+		[
+			'as PHP writes it in JSON after a notice',
+			{
+				body: '<b>Notice</b>: undefined index {"user":"ana","senha":"Senha\\/\\"A\\u00e7\\u00e3o\\""}',
+			},
+		],
+	])(
+		"never shows the report user's password when the dialer repeats it JSON-escaped %s",
+		async (_as, response: FakeResponse) => {
+			const password = 'Senha/"Ação"';
+			const { context } = fakeExecuteFunctions({
+				parameters: {},
+				credentials: { ...TEST_CREDENTIALS, reportUser: 'ana', reportPassword: password },
+				responses: [response],
+			});
+			const error = await dialerApiRequest
+				.call(context, callHistory.endpoint, { senha: password }, 0)
+				.catch((caught: Error) => caught);
+			expect(String(error)).toContain('ana');
+			expect(JSON.stringify(error) + String(error)).not.toMatch(/Senha/);
+		},
+	);
+
 	it('never carries the token, even when the HTTP client error did', async () => {
 		const thrown = Object.assign(new Error('connect ECONNREFUSED'), {
 			code: 'ECONNREFUSED',
