@@ -10,6 +10,7 @@ import type {
 import { dialerCredentials } from '../helpers/credentials';
 import { timeoutOf } from '../helpers/parameters';
 import { bodyStream, readAll, readJson, type BodyStream } from './body';
+import { secretsOf } from './secrets';
 import {
 	apiError,
 	describeBody,
@@ -91,23 +92,7 @@ export function serverOf(credentials: ICredentialDataDecryptedObject): Server {
 			.trim()
 			.replace(EDGE_SLASHES, ''),
 		skipTlsValidation: credentials.ignoreSslIssues === true,
-		secrets: [credentials.token, credentials.reportPassword]
-			.map((value) => String(value ?? '').trim())
-			// Shorter values are common words more often than secrets worth hiding.
-			.filter((value) => value.length >= 4)
-			// Also as the form carries them, for a dialer that repeats the request it got, and as
-			// JSON writes them, for one that repeats it in JSON (PHP's escapes "/" and non-ASCII).
-			.flatMap((value) => {
-				const json = JSON.stringify(value).slice(1, -1);
-				const php = json
-					.replaceAll('/', '\\/')
-					.replace(
-						/[\u0080-\uffff]/g,
-						(unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`,
-					);
-				const form = encodeForm({ value }).slice('value='.length);
-				return [...new Set([value, form, json, php])];
-			}),
+		secrets: secretsOf(credentials),
 	};
 }
 

@@ -1,0 +1,26 @@
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+
+/**
+ * The credential's secrets (token, report password) in every form a dialer's answer may repeat
+ * them: as typed, as the form the request carried them in, and as JSON writes them (PHP's JSON
+ * also escapes "/" and non-ASCII). Messages never show any of them.
+ */
+export function secretsOf(credentials: ICredentialDataDecryptedObject): string[] {
+	return (
+		[credentials.token, credentials.reportPassword]
+			.map((value) => String(value ?? '').trim())
+			// Shorter values are common words more often than secrets worth hiding.
+			.filter((value) => value.length >= 4)
+			.flatMap((value) => {
+				const json = JSON.stringify(value).slice(1, -1);
+				const php = json
+					.replaceAll('/', '\\/')
+					.replace(
+						/[\u0080-\uffff]/g,
+						(unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`,
+					);
+				const form = new URLSearchParams({ value }).toString().slice('value='.length);
+				return [...new Set([value, form, json, php])];
+			})
+	);
+}
