@@ -6,7 +6,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { API_ROOT_EXPRESSION } from '../nodes/Dialer/transport/request';
+import { API_ROOT_EXPRESSION, AUTHORIZATION_EXPRESSION } from '../nodes/Dialer/transport/server';
 
 const TOKEN_REJECTED =
 	'The server rejected the token. Copy it again from the dialer console (API > Token) and check ' +
@@ -142,9 +142,8 @@ export class DialerApi implements ICredentialType {
 		type: 'generic',
 		properties: {
 			headers: {
-				Authorization:
-					'={{ ({ bearer: "Bearer ", basic: "Basic " })[$credentials.authScheme] ?? "" }}' +
-					'{{ $credentials.token }}',
+				// The same header as the package's own requests (transport/server.ts).
+				Authorization: AUTHORIZATION_EXPRESSION,
 			},
 		},
 	};

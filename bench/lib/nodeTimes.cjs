@@ -27,15 +27,15 @@ if (file) {
 					const started = Date.now();
 					const marks = [];
 					const { helpers } = this;
-					const sendRequest = helpers.httpRequestWithAuthentication;
+					const sendRequest = helpers.httpRequest;
 					const ownRequest = Object.prototype.hasOwnProperty.call(
 						helpers,
-						'httpRequestWithAuthentication',
+						'httpRequest',
 					);
 					const emit = this.__emit;
 					// The moments the dialer's answer came (headers) and the rows went to n8n, wrapped in
 					// place: n8n's helpers are not all own properties.
-					helpers.httpRequestWithAuthentication = async function (...options) {
+					helpers.httpRequest = async function (...options) {
 						const sent = Date.now();
 						const response = await sendRequest.apply(this, options);
 						marks.push(`request=${sent}-${Date.now()}`);
@@ -51,8 +51,8 @@ if (file) {
 						return await original.apply(this, args);
 					} finally {
 						appendFileSync(file, [name, started, Date.now(), ...marks].join(' ') + '\n');
-						if (ownRequest) helpers.httpRequestWithAuthentication = sendRequest;
-						else delete helpers.httpRequestWithAuthentication;
+						if (ownRequest) helpers.httpRequest = sendRequest;
+						else delete helpers.httpRequest;
 						if (typeof emit === 'function') this.__emit = emit;
 					}
 				},

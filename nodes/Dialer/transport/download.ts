@@ -15,7 +15,8 @@ import {
 	TIMED_OUT,
 	UNTRUSTED_CERTIFICATE,
 } from './errors';
-import { cancelSignalOf, serverFor } from './request';
+import { cancelSignalOf } from './request';
+import { serverFor } from './server';
 import {
 	audioTypeOf,
 	fileNameOf,
@@ -139,7 +140,9 @@ export async function downloadFile(this: FileContext, file: FileRequest): Promis
 		const request: IHttpRequestOptions = {
 			method: 'GET',
 			url: url.href,
-			headers: { Accept: ACCEPT },
+			headers: trusted
+				? { Accept: ACCEPT, Authorization: server.authorization }
+				: { Accept: ACCEPT },
 			encoding: 'stream',
 			json: false,
 			returnFullResponse: true,
@@ -151,9 +154,7 @@ export async function downloadFile(this: FileContext, file: FileRequest): Promis
 		};
 		let response: { statusCode?: number; headers?: IDataObject; body?: unknown };
 		try {
-			response = trusted
-				? await this.helpers.httpRequestWithAuthentication.call(this, 'dialerApi', request)
-				: await this.helpers.httpRequest(request);
+			response = await this.helpers.httpRequest(request);
 		} catch (error) {
 			throw broken(error);
 		}

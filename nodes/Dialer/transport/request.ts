@@ -1,16 +1,7 @@
-import type {
-	ICredentialDataDecryptedObject,
-	IDataObject,
-	IExecuteFunctions,
-	IHttpRequestOptions,
-	ILoadOptionsFunctions,
-	IPollFunctions,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
-import { dialerCredentials } from '../helpers/credentials';
 import { timeoutOf } from '../helpers/parameters';
 import { bodyStream, readAll, readJson, type BodyStream } from './body';
-import { secretsOf } from './secrets';
 import {
 	apiError,
 	describeBody,
@@ -23,6 +14,7 @@ import {
 	REFUSED_HINT,
 	withoutSecrets,
 } from './errors';
+import { serverFor, type DialerContext, type Server } from './server';
 
 /** The API operations, by the name that ends their path. */
 export type ApiOperation =
@@ -61,43 +53,6 @@ export type ApiFields = Record<string, string | undefined>;
 export interface RawResponse {
 	body: Buffer;
 	contentType: string;
-}
-
-type DialerContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
-
-/** Where the API is: the credential's base URL and path segment, and its TLS switch. */
-export interface Server {
-	baseUrl: string;
-	pathSegment: string;
-	skipTlsValidation: boolean;
-	/** What the requests carry that the dialer's answers may repeat: never shown in messages. */
-	secrets: string[];
-}
-
-// Users paste base URLs with a trailing slash and path segments with slashes around them.
-const TRAILING_SLASHES = /\/+$/;
-const EDGE_SLASHES = /^\/+|\/+$/g;
-
-/** The API root as an expression on the credential, for its test request (same rules). */
-export const API_ROOT_EXPRESSION =
-	`={{ String($credentials.baseUrl).trim().replace(${TRAILING_SLASHES}, "") }}` +
-	`/{{ String($credentials.pathSegment).trim().replace(${EDGE_SLASHES}, "") }}/api`;
-
-export function serverOf(credentials: ICredentialDataDecryptedObject): Server {
-	return {
-		baseUrl: String(credentials.baseUrl ?? '')
-			.trim()
-			.replace(TRAILING_SLASHES, ''),
-		pathSegment: String(credentials.pathSegment ?? '')
-			.trim()
-			.replace(EDGE_SLASHES, ''),
-		skipTlsValidation: credentials.ignoreSslIssues === true,
-		secrets: secretsOf(credentials),
-	};
-}
-
-export async function serverFor(context: DialerContext): Promise<Server> {
-	return serverOf(await dialerCredentials(context));
 }
 
 export function operationUrl(
@@ -159,6 +114,7 @@ async function send(
 		headers: {
 			'Content-Type': 'application/x-www-form-urlencoded',
 			Accept: 'application/json, text/csv, */*',
+			Authorization: server.authorization,
 		},
 		body: encodeForm(fields),
 		encoding: endpoint.streamed ? 'stream' : 'arraybuffer',
@@ -178,11 +134,7 @@ async function send(
 		});
 	let response: { statusCode?: number; headers?: IDataObject; body?: unknown };
 	try {
-		response = await context.helpers.httpRequestWithAuthentication.call(
-			context,
-			'dialerApi',
-			request,
-		);
+		response = await context.helpers.httpRequest(request);
 	} catch (error) {
 		throw failed(error);
 	}

@@ -36,7 +36,7 @@ export interface SentRequest {
 	headers: IDataObject;
 	form: Record<string, string>;
 	options: IHttpRequestOptions;
-	/** Sent through httpRequestWithAuthentication (with the credential), not httpRequest. */
+	/** Sent with an Authorization header (the credential's token). */
 	authenticated: boolean;
 }
 
@@ -147,14 +147,16 @@ export function fakeExecuteFunctions(options: FakeContextOptions) {
 		parameters: {},
 	};
 
-	async function answer(request: IHttpRequestOptions, authenticated: boolean) {
+	async function answer(request: IHttpRequestOptions) {
 		sent.push({
 			url: request.url,
 			method: request.method,
 			headers: request.headers ?? {},
 			form: Object.fromEntries(new URLSearchParams(String(request.body ?? ''))),
 			options: request,
-			authenticated,
+			authenticated: Object.keys(request.headers ?? {}).some(
+				(name) => name.toLowerCase() === 'authorization',
+			),
 		});
 		const response =
 			options.route?.(request.url) ?? responses[Math.min(sent.length - 1, responses.length - 1)];
@@ -203,12 +205,8 @@ export function fakeExecuteFunctions(options: FakeContextOptions) {
 			return value;
 		},
 		helpers: {
-			async httpRequestWithAuthentication(credentialType: string, request: IHttpRequestOptions) {
-				expect(credentialType).toBe('dialerApi');
-				return await answer(request, true);
-			},
 			async httpRequest(request: IHttpRequestOptions) {
-				return await answer(request, false);
+				return await answer(request);
 			},
 			/** Reads a stream as n8n's store does (`options.store`): chunk by chunk, as it comes. */
 			async prepareBinaryData(

@@ -114,11 +114,10 @@ export function fakePollFunctions(options: FakePollOptions): IPollFunctions {
 		},
 		helpers: {
 			createDeferredPromise,
-			async httpRequestWithAuthentication(credentialType: string, options: IHttpRequestOptions) {
-				expect(credentialType).toBe('dialerApi');
+			async httpRequest(options: IHttpRequestOptions) {
 				const response = await request(options.url, {
 					method: 'POST',
-					headers: { ...(options.headers as Record<string, string>), authorization: sim.token },
+					headers: options.headers as Record<string, string>,
 					body: String(options.body ?? ''),
 					signal: options.abortSignal,
 				});

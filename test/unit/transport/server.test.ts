@@ -1,0 +1,41 @@
+import type { INodePropertyOptions } from 'n8n-workflow';
+
+import { DialerApi } from '../../../credentials/DialerApi.credentials';
+import * as batches from '../../../nodes/Dialer/actions/batch/getMany.operation';
+import { dialerApiRequest } from '../../../nodes/Dialer/transport/request';
+import { AUTHORIZATION_EXPRESSION, serverOf } from '../../../nodes/Dialer/transport/server';
+import { fakeExecuteFunctions, TEST_CREDENTIALS } from '../support/executeFunctions';
+
+const headerStyles = new DialerApi().properties.find(({ name }) => name === 'authScheme')!
+	.options as INodePropertyOptions[];
+
+describe('the Authorization header', () => {
+	it.each(headerStyles.map(({ value, description }) => [value, description]))(
+		'in style %s is written as the credential says: %s',
+		async (authScheme, description) => {
+			const { context, sent } = fakeExecuteFunctions({
+				parameters: {},
+				credentials: { ...TEST_CREDENTIALS, authScheme, token: 'tok-123' },
+				responses: [{ body: { data: [] } }],
+			});
+			await dialerApiRequest.call(context, batches.endpoint, {});
+			const written = String(description).match(/^Authorization: (.*<token>)/)![1];
+			expect(sent[0].headers.Authorization).toBe(written.replace('<token>', 'tok-123'));
+		},
+	);
+
+	it("is the credential's own header for n8n's uses of it (its test, HTTP Request)", () => {
+		expect(new DialerApi().authenticate.properties.headers?.Authorization).toBe(
+			AUTHORIZATION_EXPRESSION,
+		);
+		for (const { value } of headerStyles) {
+			const prefix = serverOf({ authScheme: value, token: '' }).authorization;
+			expect(AUTHORIZATION_EXPRESSION).toContain(`${String(value)}: ${JSON.stringify(prefix)}`);
+		}
+	});
+
+	it('is the token alone for a stored style the credential does not offer, as in its expression', () => {
+		expect(serverOf({ authScheme: 'digest', token: 'tok-123' }).authorization).toBe('tok-123');
+		expect(serverOf({ token: 'tok-123' }).authorization).toBe('tok-123');
+	});
+});
