@@ -235,6 +235,29 @@ describe('errors name the operation and the HTTP status, and give a hint', () =>
 		},
 	);
 
+	it.each([
+		['as sent, markup and all', 'Senha <b>&</b> "d\'Ana"'],
+		[
+			'HTML-escaped, as a PHP page echoes it',
+			'Senha &lt;b&gt;&amp;&lt;/b&gt; &quot;d&#039;Ana&quot;',
+		],
+	])(
+		"never shows the report user's password when an HTML page repeats it %s",
+		async (_as, shown) => {
+			const password = 'Senha <b>&</b> "d\'Ana"';
+			const { context } = fakeExecuteFunctions({
+				parameters: {},
+				credentials: { ...TEST_CREDENTIALS, reportUser: 'ana', reportPassword: password },
+				responses: [{ status: 403, body: `<html><p>user ana, senha ${shown}: negado</p></html>` }],
+			});
+			const error = await dialerApiRequest
+				.call(context, callHistory.endpoint, { senha: password }, 0)
+				.catch((caught: Error) => caught);
+			expect(String(error)).toContain('negado');
+			expect(JSON.stringify(error) + String(error)).not.toMatch(/Senha|Ana&/);
+		},
+	);
+
 	it('never carries the token, even when the HTTP client error did', async () => {
 		const thrown = Object.assign(new Error('connect ECONNREFUSED'), {
 			code: 'ECONNREFUSED',
