@@ -87,6 +87,12 @@ export const TEST_CREDENTIALS: ICredentialDataDecryptedObject = {
 	reportPassword: '',
 };
 
+/** What each Authorization Header Style writes before the token, as the credential describes it. */
+const HEADER_PREFIXES: Record<string, string> = { raw: '', bearer: 'Bearer ', basic: 'Basic ' };
+
+const authorizationOf = (headers: IDataObject = {}) =>
+	Object.entries(headers).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
+
 function lookup(parameters: Record<string, unknown>, path: string, itemIndex: number): unknown {
 	let value: unknown = parameters;
 	for (const key of path.split('.')) {
@@ -147,6 +153,16 @@ export function fakeExecuteFunctions(options: FakeContextOptions) {
 		parameters: {},
 	};
 
+	const credentials = options.credentials ?? TEST_CREDENTIALS;
+	const dialerOrigin = new URL(String(credentials.baseUrl).trim()).origin;
+	// What the credential's expression in n8n writes (DialerApi.credentials.ts, its description).
+	const scheme = String(credentials.authScheme);
+	const expectedAuthorization =
+		(Object.hasOwn(HEADER_PREFIXES, scheme) ? HEADER_PREFIXES[scheme] : '') +
+		String(credentials.token ?? '');
+	/** Requests that carried an Authorization header to another origin than the dialer's. */
+	const strays: string[] = [];
+
 	async function answer(request: IHttpRequestOptions) {
 		sent.push({
 			url: request.url,
@@ -154,10 +170,13 @@ export function fakeExecuteFunctions(options: FakeContextOptions) {
 			headers: request.headers ?? {},
 			form: Object.fromEntries(new URLSearchParams(String(request.body ?? ''))),
 			options: request,
-			authenticated: Object.keys(request.headers ?? {}).some(
-				(name) => name.toLowerCase() === 'authorization',
-			),
+			authenticated: authorizationOf(request.headers) === expectedAuthorization,
 		});
+		const stray = authorizationOf(request.headers);
+		// The token goes to the credential's origin only, whatever a test answers.
+		if (stray !== undefined && new URL(request.url).origin !== dialerOrigin) {
+			strays.push(request.url);
+		}
 		const response =
 			options.route?.(request.url) ?? responses[Math.min(sent.length - 1, responses.length - 1)];
 		load.inFlight++;
@@ -182,7 +201,7 @@ export function fakeExecuteFunctions(options: FakeContextOptions) {
 		getTimezone: () => options.timezone ?? 'UTC',
 		continueOnFail: () => options.continueOnFail ?? false,
 		getExecutionCancelSignal: () => options.cancelSignal,
-		getCredentials: async () => options.credentials ?? TEST_CREDENTIALS,
+		getCredentials: async () => credentials,
 		getNodeParameter(
 			name: string,
 			itemIndex: number,
@@ -205,8 +224,26 @@ export function fakeExecuteFunctions(options: FakeContextOptions) {
 			return value;
 		},
 		helpers: {
+			/**
+			 * Follows redirects as n8n's client does (2.41.1 and 1.123) unless told not to: up to 21,
+			 * POST turned into GET on 301 to 303, and the Authorization header sent on to any origin
+			 * (its sendCredentialsOnCrossOriginRedirect is true by default).
+			 */
 			async httpRequest(request: IHttpRequestOptions) {
-				return await answer(request);
+				let response = await answer(request);
+				for (let hop = 0; hop < 21 && request.disableFollowRedirect !== true; hop++) {
+					const { statusCode: status, headers } = response;
+					const location = Object.entries(headers).find(([name]) => /^location$/i.test(name));
+					if (status < 300 || status > 399 || !location) break;
+					const downgrade = status <= 303 && request.method !== 'GET';
+					request = {
+						...request,
+						url: new URL(String(location[1]), request.url).href,
+						...(downgrade && { method: 'GET', body: undefined }),
+					};
+					response = await answer(request);
+				}
+				return response;
 			},
 			/** Reads a stream as n8n's store does (`options.store`): chunk by chunk, as it comes. */
 			async prepareBinaryData(
@@ -233,7 +270,7 @@ export function fakeExecuteFunctions(options: FakeContextOptions) {
 			},
 		},
 	};
-	return { context: context as unknown as IExecuteFunctions, sent, load, streams, stored };
+	return { context: context as unknown as IExecuteFunctions, sent, load, streams, stored, strays };
 }
 
 /**
@@ -241,8 +278,9 @@ export function fakeExecuteFunctions(options: FakeContextOptions) {
  * it sent (the first one's form and path under the API root, for the usual single request).
  */
 export async function runNode(options: FakeContextOptions) {
-	const { context, sent, load } = fakeExecuteFunctions(options);
+	const { context, sent, load, strays } = fakeExecuteFunctions(options);
 	const [items] = await router.call(context);
+	expect(strays).toEqual([]);
 	return {
 		items,
 		sent,

@@ -1,4 +1,4 @@
-import type { INodePropertyOptions } from 'n8n-workflow';
+import type { INodePropertyOptions, NodeApiError } from 'n8n-workflow';
 
 import { DialerApi } from '../../../credentials/DialerApi.credentials';
 import * as batches from '../../../nodes/Dialer/actions/batch/getMany.operation';
@@ -37,5 +37,27 @@ describe('the Authorization header', () => {
 	it('is the token alone for a stored style the credential does not offer, as in its expression', () => {
 		expect(serverOf({ authScheme: 'digest', token: 'tok-123' }).authorization).toBe('tok-123');
 		expect(serverOf({ token: 'tok-123' }).authorization).toBe('tok-123');
+	});
+});
+
+describe('a redirected API request', () => {
+	// n8n's client follows redirects with the Authorization header to any origin (the fake too).
+	it.each([
+		['another host', 'https://login.elsewhere.test/ipbox/api/getLotesAtivos'],
+		['the same host over http', 'http://acme.dialer.test:8607/ipbox/api/getLotesAtivos'],
+		['another port', 'https://acme.dialer.test:8443/ipbox/api/getLotesAtivos'],
+		['a subdomain', 'https://files.acme.dialer.test:8607/ipbox/api/getLotesAtivos'],
+	])('takes the token to no other origin: %s', async (_, location) => {
+		const { context, sent, strays } = fakeExecuteFunctions({
+			parameters: {},
+			responses: [{ status: 307, headers: { location } }, { body: { data: [] } }],
+		});
+		const result = dialerApiRequest.call(context, batches.endpoint, {});
+		await expect(result).rejects.toThrow('Dialer getLotesAtivos failed (HTTP 307)');
+		expect(strays).toEqual([]);
+		expect(sent).toHaveLength(1);
+		const error = await result.catch((failure: NodeApiError) => failure);
+		expect(error.description).toContain(new URL(location).origin);
+		expect(error.description).toContain('Base URL');
 	});
 });
