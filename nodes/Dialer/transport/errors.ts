@@ -85,6 +85,28 @@ export function hintForStatus(status: number): string {
 	return 'The dialer did not accept the request. Check the parameters and the credential.';
 }
 
+/** A 3xx to the API: followed, it would take the token to wherever it points. */
+export function hintForRedirect(
+	status: number,
+	location: string,
+	requested: string,
+): string | undefined {
+	if (status < 300 || status > 399 || location.trim() === '') return undefined;
+	let target: URL;
+	try {
+		target = new URL(location, requested);
+	} catch {
+		return undefined;
+	}
+	if (target.origin === new URL(requested).origin) {
+		return 'The dialer redirects the API to another path. Check the path segment in the credential.';
+	}
+	return (
+		`The dialer redirects the API to ${target.origin}, where the token is not sent. If the dialer ` +
+		"answers there, put that address in the credential's Base URL."
+	);
+}
+
 export const TIMED_OUT = 'no answer in time';
 export const UNTRUSTED_CERTIFICATE = 'TLS certificate not trusted';
 

@@ -6,6 +6,7 @@ import {
 	apiError,
 	describeBody,
 	failureMessage,
+	hintForRedirect,
 	hintForStatus,
 	networkFailure,
 	CUT_SHORT_HINT,
@@ -121,6 +122,8 @@ async function send(
 		json: false,
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
+		// n8n's client would send the Authorization header on to any origin a redirect names.
+		disableFollowRedirect: true,
 		skipSslCertificateValidation: server.skipTlsValidation,
 		timeout,
 		abortSignal: signal,
@@ -148,7 +151,9 @@ async function send(
 			itemIndex,
 			status,
 			problem: described((await readAll(body)).toString('utf8')),
-			hint: hintForStatus(status),
+			hint:
+				hintForRedirect(status, String(response.headers?.location ?? ''), request.url) ??
+				hintForStatus(status),
 		});
 	}
 	const contentType = String(response.headers?.['content-type'] ?? '');
