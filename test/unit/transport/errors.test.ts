@@ -241,6 +241,14 @@ describe('errors name the operation and the HTTP status, and give a hint', () =>
 			'HTML-escaped, as a PHP page echoes it',
 			'Senha &lt;b&gt;&amp;&lt;/b&gt; &quot;d&#039;Ana&quot;',
 		],
+		[
+			'as PHP before 8.1 escapes it (ENT_COMPAT)',
+			"Senha &lt;b&gt;&amp;&lt;/b&gt; &quot;d'Ana&quot;",
+		],
+		['with ENT_NOQUOTES', 'Senha &lt;b&gt;&amp;&lt;/b&gt; "d\'Ana"'],
+		['with ENT_HTML5', 'Senha &lt;b&gt;&amp;&lt;/b&gt; &quot;d&apos;Ana&quot;'],
+		['as other templates escape it', 'Senha &lt;b&gt;&amp;&lt;/b&gt; &#34;d&#39;Ana&#34;'],
+		['as Python escapes it', 'Senha &lt;b&gt;&amp;&lt;/b&gt; &quot;d&#x27;Ana&quot;'],
 	])(
 		"never shows the report user's password when an HTML page repeats it %s",
 		async (_as, shown) => {
