@@ -1,18 +1,28 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-const HTML_ESCAPES: Record<string, string> = {
-	'&': '&amp;',
-	'<': '&lt;',
-	'>': '&gt;',
-	'"': '&quot;',
-	"'": '&#039;',
-};
+// How pages write a quote: PHP's htmlspecialchars by its flags (ENT_QUOTES since PHP 8.1,
+// ENT_COMPAT before it leaves ' as is, ENT_NOQUOTES both, ENT_HTML5 &apos;), other templates
+// numerically.
+const DOUBLE_QUOTES = ['&quot;', '"', '&#34;'];
+const APOSTROPHES = ['&#039;', "'", '&apos;', '&#39;', '&#x27;'];
+
+/** The value as HTML-escaping pages write it, one form for each way of writing its quotes. */
+function htmlForms(value: string): string[] {
+	const plain = { '&': '&amp;', '<': '&lt;', '>': '&gt;' } as Record<string, string>;
+	return DOUBLE_QUOTES.flatMap((quote) =>
+		APOSTROPHES.map((apostrophe) =>
+			value.replace(/[&<>"']/g, (character) =>
+				character === '"' ? quote : character === "'" ? apostrophe : plain[character],
+			),
+		),
+	);
+}
 
 /**
  * The credential's secrets (token, report password) in every form a dialer's answer may repeat
  * them: as typed, as the form the request carried them in, as JSON writes them (PHP's JSON also
- * escapes "/" and non-ASCII) and as an HTML page does (PHP's htmlspecialchars). Messages never
- * show any of them.
+ * escapes "/" and non-ASCII) and as an HTML page does (htmlspecialchars, whichever way it writes
+ * quotes). Messages never show any of them.
  */
 export function secretsOf(credentials: ICredentialDataDecryptedObject): string[] {
 	return (
@@ -29,8 +39,7 @@ export function secretsOf(credentials: ICredentialDataDecryptedObject): string[]
 						(unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`,
 					);
 				const form = new URLSearchParams({ value }).toString().slice('value='.length);
-				const html = value.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character]);
-				return [...new Set([value, form, json, php, html])];
+				return [...new Set([value, form, json, php, ...htmlForms(value)])];
 			})
 	);
 }
