@@ -37,6 +37,12 @@ describe('the Authorization header', () => {
 	it('is the token alone for a stored style the credential does not offer, as in its expression', () => {
 		expect(serverOf({ authScheme: 'digest', token: 'tok-123' }).authorization).toBe('tok-123');
 		expect(serverOf({ token: 'tok-123' }).authorization).toBe('tok-123');
+		for (const authScheme of ['toString', 'constructor', '__proto__', 'hasOwnProperty']) {
+			expect([authScheme, serverOf({ authScheme, token: 'tok-123' }).authorization]).toEqual([
+				authScheme,
+				'tok-123',
+			]);
+		}
 	});
 });
 
