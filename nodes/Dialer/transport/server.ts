@@ -43,6 +43,10 @@ const prefixesLiteral = Object.entries(TOKEN_PREFIXES)
 	.join(', ');
 const prefixExpression = `({ ${prefixesLiteral} })[$credentials.authScheme] ?? ""`;
 
+// Own keys only: a stored style such as "toString" is no style.
+const prefixOf = (scheme: string) =>
+	Object.hasOwn(TOKEN_PREFIXES, scheme) ? TOKEN_PREFIXES[scheme] : '';
+
 /** The Authorization header as an expression on the credential, for n8n's own requests with it. */
 export const AUTHORIZATION_EXPRESSION = `={{ ${prefixExpression} }}{{ $credentials.token }}`;
 
@@ -55,8 +59,7 @@ export function serverOf(credentials: ICredentialDataDecryptedObject): Server {
 			.trim()
 			.replace(EDGE_SLASHES, ''),
 		skipTlsValidation: credentials.ignoreSslIssues === true,
-		authorization:
-			(TOKEN_PREFIXES[String(credentials.authScheme)] ?? '') + String(credentials.token ?? ''),
+		authorization: prefixOf(String(credentials.authScheme)) + String(credentials.token ?? ''),
 		secrets: secretsOf(credentials),
 	};
 }
