@@ -1,4 +1,8 @@
-import type { INodePropertyOptions, NodeApiError } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	INodePropertyOptions,
+	NodeApiError,
+} from 'n8n-workflow';
 
 import { DialerApi } from '../../../credentials/DialerApi.credentials';
 import * as batches from '../../../nodes/Dialer/actions/batch/getMany.operation';
@@ -28,9 +32,25 @@ describe('the Authorization header', () => {
 		expect(new DialerApi().authenticate.properties.headers?.Authorization).toBe(
 			AUTHORIZATION_EXPRESSION,
 		);
-		for (const { value } of headerStyles) {
-			const prefix = serverOf({ authScheme: value, token: '' }).authorization;
-			expect(AUTHORIZATION_EXPRESSION).toContain(`${String(value)}: ${JSON.stringify(prefix)}`);
+		// Rendered as n8n renders a template: each {{ }} as JavaScript, undefined and null as ''.
+		const rendered = (credentials: ICredentialDataDecryptedObject) =>
+			AUTHORIZATION_EXPRESSION.replace(/^=/, '').replace(
+				/\{\{([\s\S]*?)\}\}/g,
+				(_, code: string) => {
+					const value: unknown = new Function('$credentials', `return (${code});`)(credentials);
+					return value === undefined || value === null ? '' : String(value);
+				},
+			);
+		const styles = [...headerStyles.map(({ value }) => value), undefined, 'digest'];
+		for (const authScheme of styles) {
+			for (const token of ['tok-123', '  tok 123\t', undefined]) {
+				const credentials = { authScheme, token } as ICredentialDataDecryptedObject;
+				expect([authScheme, token, serverOf(credentials).authorization]).toEqual([
+					authScheme,
+					token,
+					rendered(credentials),
+				]);
+			}
 		}
 	});
 
