@@ -99,11 +99,11 @@ export function hintForRedirect(
 		return undefined;
 	}
 	if (target.origin === new URL(requested).origin) {
-		return 'The dialer redirects the API to another path. Check the path segment in the credential.';
+		return "The dialer redirects the API to another path. Check the credential's path segment.";
 	}
 	return (
-		`The dialer redirects the API to ${target.origin}, where the token is not sent. If the dialer ` +
-		"answers there, put that address in the credential's Base URL."
+		`The dialer redirects the API to ${target.origin}, where the token is not sent. If the ` +
+		"dialer answers there, put that address in the credential's Base URL."
 	);
 }
 

@@ -82,8 +82,21 @@ describe('a redirected API request', () => {
 		await expect(result).rejects.toThrow('Dialer getLotesAtivos failed (HTTP 307)');
 		expect(strays).toEqual([]);
 		expect(sent).toHaveLength(1);
-		const error = await result.catch((failure: NodeApiError) => failure);
+		const error = (await result.catch((failure: unknown) => failure)) as NodeApiError;
 		expect(error.description).toContain(new URL(location).origin);
 		expect(error.description).toContain('Base URL');
 	});
+});
+
+it('says where to look when the dialer redirects the API within its own origin', async () => {
+	const { context, sent } = fakeExecuteFunctions({
+		parameters: {},
+		responses: [{ status: 301, headers: { location: '/outro/api/getLotesAtivos' } }],
+	});
+	const error = (await dialerApiRequest
+		.call(context, batches.endpoint, {})
+		.catch((failure: unknown) => failure)) as NodeApiError;
+	expect(error.message).toContain('(HTTP 301)');
+	expect(error.description).toContain('path segment');
+	expect(sent).toHaveLength(1);
 });
