@@ -2,6 +2,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { failureMessage } from '../../../nodes/Dialer/transport/errors';
 import * as callHistory from '../../../nodes/Dialer/actions/report/getCallHistory.operation';
+import * as filledForms from '../../../nodes/Dialer/actions/report/getFilledForms.operation';
 import { dialerApiRequest } from '../../../nodes/Dialer/transport/request';
 import {
 	callApi,
@@ -190,6 +191,28 @@ describe('errors name the operation and the HTTP status, and give a hint', () =>
 			const error = await failure({ status, body: page });
 			expect(error.message).toContain('xxxx');
 			expect(JSON.stringify(error) + error.message).not.toContain(TOKEN.slice(0, 8));
+		},
+	);
+
+	it.each([
+		['an answer read whole', callHistory.endpoint],
+		['a streamed answer', filledForms.endpoint],
+	])(
+		'never shows part of the token a page repeats where the description of %s stops reading it',
+		async (_answer, endpoint) => {
+			// 64 KiB of a page are kept to describe it: a page with a long style sheet (as framework
+			// error pages inline) shows its text from there, which stops inside the token.
+			const head = `<html><head><style>${'p{margin:0}'.repeat(5000)}</style></head><body><p>Token `;
+			const page = `${head.padEnd(64 * 1024 - 7, ' ')}${TOKEN} inválido</p></body></html>`;
+			const { context } = fakeExecuteFunctions({
+				parameters: {},
+				responses: [{ status: 200, body: page, contentType: 'text/html' }],
+			});
+			const error = await dialerApiRequest
+				.call(context, endpoint, {}, 0)
+				.catch((caught: Error) => caught);
+			expect(String(error)).toContain('answer is not JSON (Token');
+			expect(JSON.stringify(error) + String(error)).not.toContain(TOKEN.slice(0, 4));
 		},
 	);
 

@@ -166,6 +166,25 @@ describe('Recording → Download', () => {
 		expect(JSON.stringify(error) + String(error)).not.toContain(TEST_CREDENTIALS.token as string);
 	});
 
+	it.each([
+		['a page that came in pieces', 200, 997 - 7],
+		['an error page past what is kept of it', 403, 64 * 1024 - 7],
+	])(
+		'never shows part of the token %s repeats where the part read of it ends',
+		async (_page, status, at) => {
+			// The text shown comes from the page's start (its first chunk, or 64 KiB), which ends
+			// inside the token: a long style sheet before it is no text.
+			const head = `<html><head><style>${'p{margin:0}'.repeat(5000)}</style></head><body>`;
+			const page = `${head.slice(0, at - 100)}</style></head><body><p>Token `.padEnd(at, ' ');
+			const error = await download(row.arquivo, [
+				{ status, contentType: 'text/html', body: `${page}${TEST_CREDENTIALS.token} inválido` },
+			]).catch((caught: Error) => caught);
+			expect(String(error)).toMatch(/Token/);
+			const shown = JSON.stringify(error) + String(error);
+			expect(shown).not.toContain(String(TEST_CREDENTIALS.token).slice(0, 4));
+		},
+	);
+
 	it("keeps the node's own words whole when a query value is a common word", async () => {
 		const error = await download(`${row.arquivo}?como=instead&tipo=file`, [
 			{ contentType: 'text/html', body: '<p>Login required for this file</p>' },
