@@ -140,7 +140,8 @@ export const DESCRIBED_BYTES = 64 * 1024;
 export async function readJson(
 	body: BodyStream,
 ): Promise<
-	{ isJson: true; value: unknown } | { isJson: false; start: string; cutShortAfter?: number }
+	| { isJson: true; value: unknown }
+	| { isJson: false; start: string; cut: boolean; cutShortAfter?: number }
 > {
 	const parser = new ChunkedJsonParser();
 	const start: Buffer[] = [];
@@ -161,6 +162,8 @@ export async function readJson(
 		return isJson;
 	});
 	const text = Buffer.concat(start).toString('utf8');
+	// The body went on past the start kept, or may have: the reading stopped at what was no JSON.
+	const cut = bytes > startBytes || !isJson;
 	if (isJson) {
 		try {
 			return { isJson, value: parser.end() };
@@ -168,9 +171,9 @@ export async function readJson(
 			// JSON that ended inside a string, object or list (a page whose quotes or brackets do
 			// not pair is no JSON): the answer was cut short.
 			if ((error as { unfinished?: boolean }).unfinished && /^\uFEFF?\s*[[{]/.test(text)) {
-				return { isJson: false, start: text, cutShortAfter: bytes };
+				return { isJson: false, start: text, cut, cutShortAfter: bytes };
 			}
 		}
 	}
-	return { isJson: false, start: text };
+	return { isJson: false, start: text, cut };
 }

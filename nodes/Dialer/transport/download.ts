@@ -116,7 +116,7 @@ export async function downloadFile(this: FileContext, file: FileRequest): Promis
 	let url = resolveLink(file.link, dialerRoot);
 	// Error pages may repeat the link they were asked for, or the token: left out of messages.
 	const secrets = [...server.secrets, ...(url ? secretsOf(url) : [])];
-	const described = (text: string) => describeBody(text, secrets);
+	const described = (text: string, cut = false) => describeBody(text, secrets, cut);
 	const fail = (problem: string, hint: string, status?: number) =>
 		fileError(this.getNode(), {
 			subject: file.subject,
@@ -182,8 +182,12 @@ export async function downloadFile(this: FileContext, file: FileRequest): Promis
 
 	const { status, headers } = answer;
 	const contentType = header(headers, 'content-type');
-	const received = async () =>
-		described(await readStart(bodyStream(answer.body, signal, (error) => broken(error, status))));
+	const received = async () => {
+		const start = await readStart(
+			bodyStream(answer.body, signal, (error) => broken(error, status)),
+		);
+		return described(start.text, start.cut);
+	};
 	if (status < 200 || status > 299) {
 		throw fail(await received(), hintForFileStatus(status), status);
 	}
@@ -200,19 +204,20 @@ export async function downloadFile(this: FileContext, file: FileRequest): Promis
 	let problem: { text: string; hint: string } | undefined;
 	// The first bytes, gathered until there are enough to tell, however they are split up.
 	let start: Buffer | undefined = Buffer.alloc(0);
-	const sniff = (first: Buffer) => {
+	// `cut`: the first bytes of a body that goes on (a page may repeat the token across the cut).
+	const sniff = (first: Buffer, cut: boolean) => {
 		start = undefined;
 		audioType = audioTypeOf(first);
 		if (labelledPage ? !audioType : looksLikePage(first)) {
 			const what = labelledPage ? contentType.split(';')[0] : 'a page';
-			const text = `received ${what} instead of a file: ${described(first.toString())}`;
+			const text = `received ${what} instead of a file: ${described(first.toString(), cut)}`;
 			problem = { text, hint: PAGE_HINT };
 		}
 	};
 	const check = (chunk: Buffer) => {
 		if (start) {
 			start = Buffer.concat([start, chunk]);
-			if (start.length >= SNIFFED_BYTES) sniff(start);
+			if (start.length >= SNIFFED_BYTES) sniff(start, true);
 		}
 		bytes += chunk.length;
 		if (bytes > file.maxBytes) {
@@ -224,7 +229,7 @@ export async function downloadFile(this: FileContext, file: FileRequest): Promis
 	try {
 		const body = await fileBody(answer.body, signal, check, SNIFFED_BYTES);
 		// A body shorter than that came whole: all of it tells, before anything is stored.
-		if (body !== undefined && start) sniff(start);
+		if (body !== undefined && start) sniff(start, false);
 		if (body !== undefined && !problem) {
 			binary = await this.helpers.prepareBinaryData(
 				body,

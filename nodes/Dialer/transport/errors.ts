@@ -2,6 +2,7 @@ import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import type { ApiOperation } from './request';
+import { withoutCutSecret } from './secrets';
 
 export interface ApiFailure {
 	operation: ApiOperation;
@@ -216,10 +217,11 @@ function failureText(body: IDataObject): string | undefined {
 
 /**
  * Readable text from an error body (its JSON message, or HTML/plain text without markup), without
- * `secrets`: they go before the text is folded and cut short, which would leave part of one.
+ * `secrets` nor the start of one a `cut` text ends with: they go before it is folded and cut short.
  */
-export function describeBody(text: string, secrets: string[] = []): string {
-	const trimmed = withoutSecrets(text, secrets).trim();
+export function describeBody(text: string, secrets: string[] = [], cut = false): string {
+	const shown = withoutSecrets(text, secrets);
+	const trimmed = (cut ? withoutCutSecret(shown, secrets) : shown).trim();
 	if (trimmed === '') return 'empty answer';
 	try {
 		const message = messageOf(JSON.parse(trimmed));

@@ -80,8 +80,14 @@ function watch(
 	stream.once('close', () => signal.removeEventListener('abort', abort));
 }
 
-/** The first bytes of a body (enough to describe it), the rest left unread. */
-export async function readStart(body: BodyStream, bytes = DESCRIBED_BYTES): Promise<string> {
+/**
+ * The first bytes of a body (enough to describe it), the rest left unread; `cut` when the body
+ * may go on after them.
+ */
+export async function readStart(
+	body: BodyStream,
+	bytes = DESCRIBED_BYTES,
+): Promise<{ text: string; cut: boolean }> {
 	const start: Buffer[] = [];
 	let length = 0;
 	await body.read((chunk) => {
@@ -89,5 +95,5 @@ export async function readStart(body: BodyStream, bytes = DESCRIBED_BYTES): Prom
 		length += start[start.length - 1].length;
 		return length < bytes;
 	});
-	return Buffer.concat(start).toString('utf8');
+	return { text: Buffer.concat(start).toString('utf8'), cut: length >= bytes };
 }

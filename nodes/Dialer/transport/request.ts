@@ -93,7 +93,7 @@ interface Answer {
 	/** Text of the answer as a message may show it: without the credential's secrets. */
 	serverText(text: string): string;
 	/** A body described for a message (describeBody), without the credential's secrets. */
-	described(text: string): string;
+	described(text: string, cut?: boolean): string;
 }
 
 async function send(
@@ -143,7 +143,7 @@ async function send(
 	}
 	const status = response.statusCode ?? 0;
 	const serverText = (text: string) => withoutSecrets(text, server.secrets);
-	const described = (text: string) => describeBody(text, server.secrets);
+	const described = (text: string, cut?: boolean) => describeBody(text, server.secrets, cut);
 	const body = bodyStream(response.body, signal, (error) => failed(error, status));
 	if (status < 200 || status > 299) {
 		throw apiError(context.getNode(), {
@@ -175,7 +175,7 @@ export async function dialerApiRequest(
 	const { status, body, serverText, described } = await send(this, endpoint, fields, itemIndex);
 	const answer = await readJson(body);
 	if (!answer.isJson) {
-		const { start, cutShortAfter } = answer;
+		const { start, cut, cutShortAfter } = answer;
 		throw apiError(this.getNode(), {
 			operation,
 			itemIndex,
@@ -185,7 +185,7 @@ export async function dialerApiRequest(
 					? `answer ended before its JSON did, after ${cutShortAfter} bytes`
 					: start.trim() === ''
 						? 'empty answer instead of JSON'
-						: `answer is not JSON (${described(start)})`,
+						: `answer is not JSON (${described(start, cut)})`,
 			hint: cutShortAfter !== undefined ? CUT_SHORT_HINT : NOT_JSON_HINT,
 		});
 	}

@@ -43,3 +43,18 @@ export function secretsOf(credentials: ICredentialDataDecryptedObject): string[]
 			})
 	);
 }
+
+/**
+ * `text` cut short where a secret may go on: the start of one (in any of its forms) it ends with
+ * goes too, with a character the cut split (U+FFFD).
+ */
+export function withoutCutSecret(text: string, secrets: string[]): string {
+	const end = text.replace(/\uFFFD+$/, '');
+	let longest = 0;
+	for (const secret of secrets) {
+		for (let length = Math.min(secret.length - 1, end.length); length > longest; length--) {
+			if (end.endsWith(secret.slice(0, length))) longest = length;
+		}
+	}
+	return longest === 0 ? text : `${end.slice(0, end.length - longest)}…`;
+}

@@ -1,6 +1,6 @@
 import { NodeApiError } from 'n8n-workflow';
 
-import { failureMessage } from '../../../nodes/Dialer/transport/errors';
+import { describeBody, failureMessage } from '../../../nodes/Dialer/transport/errors';
 import * as callHistory from '../../../nodes/Dialer/actions/report/getCallHistory.operation';
 import * as filledForms from '../../../nodes/Dialer/actions/report/getFilledForms.operation';
 import { dialerApiRequest } from '../../../nodes/Dialer/transport/request';
@@ -298,5 +298,14 @@ describe('errors name the operation and the HTTP status, and give a hint', () =>
 		expect(
 			JSON.stringify({ ...error, message: error.message, description: error.description }),
 		).not.toContain(TEST_CREDENTIALS.token as string);
+	});
+});
+
+describe('a description of the start of a body', () => {
+	it('leaves out the start of a secret it ends with, a character the cut split included', () => {
+		expect(describeBody('<p>senha A\uFFFD', ['Ação123'], true)).toBe('senha …');
+		expect(describeBody('<p>token eyJhb', ['eyJhbGciOi.x.y'], true)).toBe('token …');
+		// A whole body ends where it ends.
+		expect(describeBody('<p>token eyJhb', ['eyJhbGciOi.x.y'])).toBe('token eyJhb');
 	});
 });
