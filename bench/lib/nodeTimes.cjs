@@ -28,10 +28,7 @@ if (file) {
 					const marks = [];
 					const { helpers } = this;
 					const sendRequest = helpers.httpRequest;
-					const ownRequest = Object.prototype.hasOwnProperty.call(
-						helpers,
-						'httpRequest',
-					);
+					const ownRequest = Object.prototype.hasOwnProperty.call(helpers, 'httpRequest');
 					const emit = this.__emit;
 					// The moments the dialer's answer came (headers) and the rows went to n8n, wrapped in
 					// place: n8n's helpers are not all own properties.
