@@ -55,11 +55,12 @@ export type FaultKind =
 	| 'errorBody'
 	| 'reset'
 	| 'empty'
+	// To the storage origin: an API operation's POST (307, same path), a recording (302).
+	| 'redirect'
 	// Recording downloads (operation `recording`) only:
 	| 'missing'
 	| 'loginPage'
 	| 'slowBody'
-	| 'redirect'
 	| 'compressed'
 	| 'untyped'
 	// An answer given by the test (`body`):

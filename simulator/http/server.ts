@@ -47,6 +47,11 @@ export function createRequestListener(deps: PipelineDependencies) {
 		const draw = deps.faults.draw(operation);
 		if (draw.latencyMs > 0) await delay(draw.latencyMs);
 		if (draw.answer?.kind === 'reset') return reset;
+		// A dialer moved behind another host: the client is sent there, POST and all.
+		if (draw.answer?.kind === 'redirect') {
+			const location = `${deps.recordings.storageBaseUrl()}${apiPrefix}${operation}`;
+			return { status: 307, contentType: 'text/plain', body: '', headers: { location } };
+		}
 		const replaced = draw.answer && faultReply(draw.answer);
 		if (replaced) return replaced;
 		if (draw.answer?.kind === 'truncatedJson')

@@ -86,6 +86,17 @@ describe('each fault class becomes a clear error', () => {
 		expect(error).not.toContain(dialer.token);
 	});
 
+	it('a redirect of the API to another origin, which the token does not follow', async () => {
+		const storage = dialer.sim.storage;
+		const before = storage.requests.length;
+		dialer.sim.faults.add({ kind: 'redirect', operation: 'getTime' });
+		const { error } = await dialer.run(listTeams);
+		expect(error).toMatch(/Dialer getTime failed \(HTTP 307\)/);
+		expect(error).toContain(`redirects the API to ${storage.baseUrl}`);
+		expect(storage.requests.slice(before).filter((request) => request.authorization)).toEqual([]);
+		expect(error).not.toContain(dialer.token);
+	});
+
 	it('latency beyond the timeout', async () => {
 		dialer.sim.faults.add({ kind: 'latency', latencyMs: 3000, operation: 'getTime', times: 1 });
 		const { error } = await dialer.run({ ...listTeams, options: { timeout: 500 } });

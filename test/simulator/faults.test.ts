@@ -51,6 +51,13 @@ it('errorBody answers 200 with a status error body', async () => {
 	expect(answer.json()).toEqual({ status: 'error', message: expect.any(String) });
 });
 
+it('redirect sends an API request on to the same path at the storage origin, POST kept (307)', async () => {
+	sim.faults.add({ kind: 'redirect', operation: 'getTime' });
+	const answer = await callApi(sim, 'getTime');
+	expect(answer.status).toBe(307);
+	expect(answer.headers.location).toBe(`${sim.storage.baseUrl}/${sim.pathSegment}/api/getTime`);
+});
+
 it('empty answers 200 with no body', async () => {
 	sim.faults.add({ kind: 'empty' });
 	const answer = await callApi(sim, 'getTime');
