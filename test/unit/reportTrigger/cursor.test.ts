@@ -5,7 +5,9 @@
  */
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
+import type { IDataObject } from 'n8n-workflow';
 
+import * as callHistory from '../../../nodes/Dialer/actions/report/getCallHistory.operation';
 import {
 	clockShiftMs,
 	COARSE_FILTER_MS,
@@ -19,7 +21,7 @@ import {
 	type CursorState,
 	type ReadWindow,
 } from '../../../nodes/DialerReportTrigger/cursor';
-import { rowInstants } from '../../../nodes/DialerReportTrigger/rowIdentity';
+import { rowIdentifier, rowInstants } from '../../../nodes/DialerReportTrigger/rowIdentity';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -579,5 +581,69 @@ describe('what the trigger remembers between polls', () => {
 			identify(zone),
 		);
 		expect(emit.map((row) => row.key)).toEqual(['ficha:2']);
+	});
+});
+
+describe('rows the dialer sends with their numbers as numbers or as text', () => {
+	const zone = 'America/Sao_Paulo';
+	const settings: CursorSettings = { zone, overlapMs: 10 * MINUTE, maxRows: 100_000 };
+	const start = Date.UTC(2026, 10, 25, 12);
+	// A call in history without a protocol: its time, number, duration and extension tell it apart.
+	const call = {
+		horario: '2026-11-25 09:00:05',
+		tipo: 'Recebida',
+		numero: '(11) 3333-4444',
+		duracao_segundos: 42,
+		duracao: '00:00:42',
+		desligada_por: '1',
+		protocolo: '',
+		ramal_agente: '1001',
+	};
+	const asText = { ...call, duracao_segundos: '42' };
+	const identify = rowIdentifier(callHistory.rowSource.identity, zone);
+
+	/** The rows each poll emits, polling every 10 s from 09:00:10, the dialer answering `answers`. */
+	async function emitted(state: CursorState, answers: IDataObject[][]): Promise<IDataObject[][]> {
+		const emits: IDataObject[][] = [];
+		let now = start + 10_000;
+		for (const rows of answers) {
+			const result = await pollReport(state, now, settings, async () => rows, identify);
+			emits.push(result.emit);
+			state = result.state;
+			now += 10_000;
+		}
+		return emits;
+	}
+
+	it('a keyless row sent with a number in one poll and the same number as text in the next is emitted once', async () => {
+		const first = startState('newCallInHistory', null, start);
+		expect(await emitted(first, [[call], [asText], [call]])).toEqual([[call], [], []]);
+		expect(await emitted(first, [[asText], [call], [asText]])).toEqual([[asText], [], []]);
+	});
+
+	it('a keyless row with a number that the trigger remembered before its update is not emitted again', async () => {
+		// Versions before 2026-11-27 digested numbers as JSON numbers: what they stored for this
+		// call, and for a second one the same in every field.
+		const stored = {
+			...startState('newCallInHistory', null, start),
+			cursor: start + 10_000,
+			seen: {
+				[start + 5_000]: ['sha256:6fQpNVsCBIEXhCGEUymVfR', 'sha256:6fQpNVsCBIEXhCGEUymVfR#2'],
+			},
+		};
+		const state = resumeState(
+			JSON.parse(JSON.stringify(stored)),
+			'newCallInHistory',
+			null,
+			start + 10_000,
+			settings.overlapMs,
+		);
+		const next = { ...call, horario: '2026-11-25 09:00:08' };
+		expect(
+			await emitted(state, [
+				[call, call, next],
+				[call, call, next],
+			]),
+		).toEqual([[next], []]);
 	});
 });

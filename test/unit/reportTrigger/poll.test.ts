@@ -283,6 +283,41 @@ describe('the other events', () => {
 		expect(items[0]).toMatchObject({ tipo: 'Recebida', ramal_agente: agent.login });
 		expect(await poll()).toEqual([]);
 	});
+
+	it('New Call in History: a call without protocol whose duration comes as a number in one poll and as text in the next comes once', async () => {
+		const agent = sim.data.agents[6];
+		const { poll } = activeTrigger({
+			event: 'newCallInHistory',
+			entityType: 'A',
+			extensionOrAgent: agent.login,
+		});
+		await poll();
+		const call = {
+			horario: DateTime.now().setZone(ZONE).toFormat('yyyy-MM-dd HH:mm:ss'),
+			tipo: 'Recebida',
+			numero: '(11) 3333-4444',
+			duracao: '00:00:42',
+			desligada_por: '1',
+			protocolo: '',
+		};
+		// Every read of a poll (the clock check's too) gets the call, with its duration sent so.
+		const answering = (duracao_segundos: number | string) => {
+			sim.faults.clear();
+			const chamadas = [{ ...call, duracao_segundos }];
+			const history = { ramal_agente: agent.login, de: '', ate: '', total: 1, chamadas };
+			sim.faults.add({ kind: 'body', body: { data: history }, operation: 'getHC2' });
+		};
+		try {
+			answering(42);
+			expect((await poll()).map((item) => item.duracao_segundos)).toEqual([42]);
+			answering('42');
+			expect(await poll()).toEqual([]);
+			answering(42);
+			expect(await poll()).toEqual([]);
+		} finally {
+			sim.faults.clear();
+		}
+	});
 });
 
 describe('Fetch Test Event', () => {

@@ -52,6 +52,44 @@ describe('row keys', () => {
 		expect(rowKey({ ...call, resultado: 'Venda' }, rule)).toBe(rowKey(call, rule));
 		expect(rowKey({ ...call, numero: '(11) 3333-4445' }, rule)).not.toBe(rowKey(call, rule));
 	});
+
+	it('give a keyless row sent with a number in one poll and the same number as text in the next one key', () => {
+		const rule = { digestFields: ['horario', 'numero', 'duracao_segundos'], timeField: 'horario' };
+		const call = { horario: '2026-11-25 09:00:05', numero: '(11) 3333-4444' };
+		for (const [number, text] of [
+			[42, '42'],
+			[0, '0'],
+			[-3, '-3'],
+			[12.5, '12.5'],
+		] as const) {
+			expect(rowKey({ ...call, duracao_segundos: number }, rule)).toBe(
+				rowKey({ ...call, duracao_segundos: text }, rule),
+			);
+		}
+		// Every field when the report names none, those inside lists and objects too.
+		const whole = { timeField: 'data_hora' };
+		const row = { data_hora: '25/11/2026 09:00:05', tempo_fila: 12, extra: { ids: [1, 2] } };
+		expect(rowKey(row, whole)).toBe(
+			rowKey({ ...row, tempo_fila: '12', extra: { ids: ['1', '2'] } }, whole),
+		);
+	});
+
+	it('keep text that names a number another way ("007", "7.0") apart from it: distinct rows are never merged', () => {
+		const rule = { digestFields: ['horario', 'codigo'], timeField: 'horario' };
+		const keys = [7, '7', '007', '7.0'].map((codigo) =>
+			rowKey({ horario: '2026-11-25 09:00:05', codigo }, rule),
+		);
+		expect(new Set(keys).size).toBe(3);
+	});
+
+	it('read a key field sent as 5, "5" or " 5 " as one row', () => {
+		const rule = { keyField: 'ficha', timeField: 'data' };
+		expect([5, '5', ' 5 '].map((ficha) => rowKey({ ficha }, rule))).toEqual([
+			'ficha:5',
+			'ficha:5',
+			'ficha:5',
+		]);
+	});
 });
 
 describe('row times', () => {
