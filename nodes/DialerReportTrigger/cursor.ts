@@ -58,6 +58,8 @@ export interface ReadWindow {
 /** What the cursor needs to know about a row. */
 export interface RowIdentity {
 	key: string;
+	/** Another key the row was remembered by in earlier versions, when it had one. */
+	formerKey?: string;
 	/**
 	 * Epoch ms of the time the row carries, the earliest it can name; undefined when it carries none
 	 * that can be read.
@@ -78,6 +80,9 @@ export const MAX_READS_PER_POLL = 24;
 const API_FORMAT = 'yyyyMMddHHmmss';
 
 const wholeSecond = (epochMs: number) => Math.floor(epochMs / 1000) * 1000;
+
+/** The key of the `repeat`th row of a read with the same key (see `seen`). */
+const nth = (key: string, repeat: number) => (repeat === 1 ? key : `${key}#${repeat}`);
 
 /**
  * How far the zone moves its clocks over the year around `at`, in ms: 1 h in most zones with
@@ -216,8 +221,11 @@ export function absorbRead<T>(
 		const identity = identify(row);
 		const repeat = (repeats.get(identity.key) ?? 0) + 1;
 		repeats.set(identity.key, repeat);
-		const key = repeat === 1 ? identity.key : `${identity.key}#${repeat}`;
-		if (known.has(key)) continue;
+		const key = nth(identity.key, repeat);
+		// A row remembered by an earlier version under its former key is not new either.
+		if (known.has(key) || (identity.formerKey && known.has(nth(identity.formerKey, repeat)))) {
+			continue;
+		}
 		// A row without a readable time is somewhere in this read: remembering it with the read's
 		// end keeps it at least as long as any later read could return it.
 		const time = identity.time ?? read.to;

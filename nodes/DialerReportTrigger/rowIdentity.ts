@@ -99,33 +99,54 @@ export function rowTime(value: unknown, zone: string): number | undefined {
 }
 
 /**
- * JSON with object keys in a fixed order, so equal rows give equal text whatever their key order.
+ * JSON with object keys in a fixed order, so equal rows give equal text whatever their key order;
+ * numbers are written by `number`.
  */
-function canonicalJson(value: unknown): string {
-	if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+function canonicalJson(value: unknown, number: (value: number) => string): string {
+	const canonical = (inner: unknown) => canonicalJson(inner, number);
+	if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
 	if (typeof value === 'object' && value !== null) {
 		const entries = Object.keys(value)
 			.sort()
-			.map((key) => `${JSON.stringify(key)}:${canonicalJson((value as IDataObject)[key])}`);
+			.map((key) => `${JSON.stringify(key)}:${canonical((value as IDataObject)[key])}`);
 		return `{${entries.join(',')}}`;
 	}
+	if (typeof value === 'number') return number(value);
 	return JSON.stringify(value) ?? 'null';
 }
+
+/** A number as its decimal text: dialers send the same value as 5 in one answer, "5" in another. */
+const asText = (value: number) => JSON.stringify(String(value));
+/** How versions before 2026-11-27 wrote numbers. */
+const asNumber = (value: number) => JSON.stringify(value);
+
+const digestKey = (text: string) =>
+	`sha256:${createHash('sha256').update(text).digest('base64url').slice(0, 22)}`;
 
 /**
  * A key that stays the same for the same row in every read: the key field's value when the row
  * has one, otherwise a SHA-256 digest of its identifying fields (so two rows equal in all of them
- * count as one).
+ * count as one). A number gives the key of its decimal text, so a row sent with 5 in one read and
+ * "5" in the next is one row; text is never read as a number ("007" and 7 stay two rows).
+ *
+ * Versions before 2026-11-27 digested numbers as numbers: a trigger updated while it remembers a
+ * row with a number among those fields has only that digest, returned as `formerKey` so the row is
+ * not emitted again. Rows sent as text keep their key.
  */
-export function rowKey(row: IDataObject, rule: RowIdentityRule): string {
+export function rowKeys(
+	row: IDataObject,
+	rule: RowIdentityRule,
+): Pick<RowIdentity, 'key' | 'formerKey'> {
 	const value = rule.keyField === undefined ? undefined : row[rule.keyField];
 	if ((typeof value === 'string' && value.trim() !== '') || typeof value === 'number') {
-		return `${rule.keyField}:${String(value).trim()}`;
+		return { key: `${rule.keyField}:${String(value).trim()}` };
 	}
 	const stable: IDataObject = {};
 	for (const field of rule.digestFields ?? Object.keys(row)) stable[field] = row[field] ?? null;
-	const digest = createHash('sha256').update(canonicalJson(stable)).digest('base64url');
-	return `sha256:${digest.slice(0, 22)}`;
+	const text = canonicalJson(stable, asText);
+	const former = canonicalJson(stable, asNumber);
+	const key = digestKey(text);
+	return former === text ? { key } : { key, formerKey: digestKey(former) };
 }
 
 /**
@@ -141,6 +162,6 @@ export function rowIdentifier(
 		const text = row[rule.timeField];
 		if (!times.has(text)) times.set(text, rowInstants(text, zone));
 		const instants = times.get(text);
-		return { key: rowKey(row, rule), time: instants?.earliest, latest: instants?.latest };
+		return { ...rowKeys(row, rule), time: instants?.earliest, latest: instants?.latest };
 	};
 }

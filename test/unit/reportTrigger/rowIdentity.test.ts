@@ -1,20 +1,23 @@
 /** How the report trigger tells rows apart and reads their times. */
 import { DateTime } from 'luxon';
 
+import * as callHistory from '../../../nodes/Dialer/actions/report/getCallHistory.operation';
 import {
 	rowIdentifier,
 	rowInstants,
-	rowKey,
+	rowKeys,
 	rowTime,
 } from '../../../nodes/DialerReportTrigger/rowIdentity';
 
+const keyOf = (...args: Parameters<typeof rowKeys>) => rowKeys(...args).key;
+
 describe('row keys', () => {
 	it('use the ficha number or the protocol when the report has one', () => {
-		expect(rowKey({ ficha: '1203', nome: 'Ana' }, { keyField: 'ficha', timeField: 'data' })).toBe(
+		expect(keyOf({ ficha: '1203', nome: 'Ana' }, { keyField: 'ficha', timeField: 'data' })).toBe(
 			'ficha:1203',
 		);
 		expect(
-			rowKey(
+			keyOf(
 				{ protocolo: '202611230000042', resultado: 'Venda' },
 				{ keyField: 'protocolo', timeField: 'datahora' },
 			),
@@ -23,20 +26,20 @@ describe('row keys', () => {
 
 	it('keep the same key when the rest of the row changes (a ficha whose status is edited is not new)', () => {
 		const rule = { keyField: 'ficha', timeField: 'data' };
-		expect(rowKey({ ficha: '7', status: 'Pendente' }, rule)).toBe(
-			rowKey({ ficha: '7', status: 'Finalizada' }, rule),
+		expect(keyOf({ ficha: '7', status: 'Pendente' }, rule)).toBe(
+			keyOf({ ficha: '7', status: 'Finalizada' }, rule),
 		);
 	});
 
 	it('fall back to a digest of the row, the same whatever the order of its fields', () => {
 		const rule = { timeField: 'data_hora' };
 		const row = { data_hora: '23/11/2026 10:00:01', origem: '(11) 91234-5678', tempo_fila: 12 };
-		const key = rowKey(row, rule);
+		const key = keyOf(row, rule);
 		expect(key).toMatch(/^sha256:[A-Za-z0-9_-]{22}$/);
 		expect(
-			rowKey({ tempo_fila: 12, origem: '(11) 91234-5678', data_hora: '23/11/2026 10:00:01' }, rule),
+			keyOf({ tempo_fila: 12, origem: '(11) 91234-5678', data_hora: '23/11/2026 10:00:01' }, rule),
 		).toBe(key);
-		expect(rowKey({ ...row, tempo_fila: 13 }, rule)).not.toBe(key);
+		expect(keyOf({ ...row, tempo_fila: 13 }, rule)).not.toBe(key);
 	});
 
 	it('digest only the fields fixed when the row was written, so a later classification or another read range is the same row', () => {
@@ -46,11 +49,11 @@ describe('row keys', () => {
 			timeField: 'horario',
 		};
 		const call = { horario: '2026-11-23 10:00:01', protocolo: '', numero: '(11) 3333-4444' };
-		expect(rowKey({ ...call, de: '23/11/2026 09:50', ate: '23/11/2026 10:00' }, rule)).toBe(
-			rowKey({ ...call, de: '23/11/2026 09:55', ate: '23/11/2026 10:05' }, rule),
+		expect(keyOf({ ...call, de: '23/11/2026 09:50', ate: '23/11/2026 10:00' }, rule)).toBe(
+			keyOf({ ...call, de: '23/11/2026 09:55', ate: '23/11/2026 10:05' }, rule),
 		);
-		expect(rowKey({ ...call, resultado: 'Venda' }, rule)).toBe(rowKey(call, rule));
-		expect(rowKey({ ...call, numero: '(11) 3333-4445' }, rule)).not.toBe(rowKey(call, rule));
+		expect(keyOf({ ...call, resultado: 'Venda' }, rule)).toBe(keyOf(call, rule));
+		expect(keyOf({ ...call, numero: '(11) 3333-4445' }, rule)).not.toBe(keyOf(call, rule));
 	});
 
 	it('give a keyless row sent with a number in one poll and the same number as text in the next one key', () => {
@@ -62,29 +65,47 @@ describe('row keys', () => {
 			[-3, '-3'],
 			[12.5, '12.5'],
 		] as const) {
-			expect(rowKey({ ...call, duracao_segundos: number }, rule)).toBe(
-				rowKey({ ...call, duracao_segundos: text }, rule),
+			expect(keyOf({ ...call, duracao_segundos: number }, rule)).toBe(
+				keyOf({ ...call, duracao_segundos: text }, rule),
 			);
 		}
 		// Every field when the report names none, those inside lists and objects too.
 		const whole = { timeField: 'data_hora' };
 		const row = { data_hora: '25/11/2026 09:00:05', tempo_fila: 12, extra: { ids: [1, 2] } };
-		expect(rowKey(row, whole)).toBe(
-			rowKey({ ...row, tempo_fila: '12', extra: { ids: ['1', '2'] } }, whole),
+		expect(keyOf(row, whole)).toBe(
+			keyOf({ ...row, tempo_fila: '12', extra: { ids: ['1', '2'] } }, whole),
 		);
 	});
 
 	it('keep text that names a number another way ("007", "7.0") apart from it: distinct rows are never merged', () => {
 		const rule = { digestFields: ['horario', 'codigo'], timeField: 'horario' };
 		const keys = [7, '7', '007', '7.0'].map((codigo) =>
-			rowKey({ horario: '2026-11-25 09:00:05', codigo }, rule),
+			keyOf({ horario: '2026-11-25 09:00:05', codigo }, rule),
 		);
 		expect(new Set(keys).size).toBe(3);
 	});
 
+	it('keep across the update what a running trigger remembers: a row sent as text its key, a row with a number also its former key', () => {
+		const call = {
+			horario: '2026-11-25 09:00:05',
+			tipo: 'Recebida',
+			numero: '(11) 3333-4444',
+			duracao_segundos: '42',
+			protocolo: '',
+			ramal_agente: '1001',
+		};
+		const rule = callHistory.rowSource.identity;
+		// The keys versions before 2026-11-27 gave this call with its duration as text and as a number.
+		expect(rowKeys(call, rule)).toEqual({ key: 'sha256:NUYg6WknxjkC9oYipmMSy4' });
+		expect(rowKeys({ ...call, duracao_segundos: 42 }, rule)).toEqual({
+			key: 'sha256:NUYg6WknxjkC9oYipmMSy4',
+			formerKey: 'sha256:6fQpNVsCBIEXhCGEUymVfR',
+		});
+	});
+
 	it('read a key field sent as 5, "5" or " 5 " as one row', () => {
 		const rule = { keyField: 'ficha', timeField: 'data' };
-		expect([5, '5', ' 5 '].map((ficha) => rowKey({ ficha }, rule))).toEqual([
+		expect([5, '5', ' 5 '].map((ficha) => keyOf({ ficha }, rule))).toEqual([
 			'ficha:5',
 			'ficha:5',
 			'ficha:5',
