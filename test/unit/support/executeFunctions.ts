@@ -1,7 +1,6 @@
 import { Readable } from 'node:stream';
 
 import type {
-	IBinaryData,
 	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
@@ -13,6 +12,8 @@ import type {
 import * as callHistory from '../../../nodes/Dialer/actions/report/getCallHistory.operation';
 import { router } from '../../../nodes/Dialer/actions/router';
 import { dialerApiRequest } from '../../../nodes/Dialer/transport/request';
+import { fakePrepareBinaryData, type StoreCall, type StoreMode } from './binaryStore';
+import { followingRedirects } from './redirects';
 
 /** What the fake dialer answers: a status, a body, and optionally a content type or a thrown error. */
 export interface FakeResponse {
@@ -53,27 +54,8 @@ export interface FakeContextOptions {
 	route?: (url: string) => FakeResponse | undefined;
 	/** The execution's cancel signal, as n8n hands it to nodes. */
 	cancelSignal?: AbortSignal;
-	/**
-	 * How n8n's binary store reads a stream: `filesystem` (the default) as fs.writeFile does, by
-	 * async iteration after making its folder; `memory` as n8n's default, database and S3 modes
-	 * do (streamToBuffer), by 'data' events alone.
-	 */
-	store?: 'filesystem' | 'memory';
-}
-
-/** What n8n's binary store was handed, and the bytes it took, stored or not. */
-export interface StoreCall {
-	body: Buffer | Readable;
-	taken: Buffer[];
-}
-
-/** A stream read as n8n's memory, database and S3 modes read it: 'data' events, nothing else. */
-function readByDataEvents(stream: Readable, taken: Buffer[]): Promise<void> {
-	return new Promise((resolve, reject) => {
-		stream.on('data', (chunk: Buffer) => taken.push(chunk));
-		stream.once('end', resolve);
-		stream.once('error', reject);
-	});
+	/** How n8n's binary store reads a stream (`StoreMode`); `filesystem` by default. */
+	store?: StoreMode;
 }
 
 export const TEST_CREDENTIALS: ICredentialDataDecryptedObject = {
@@ -224,50 +206,10 @@ export function fakeExecuteFunctions(options: FakeContextOptions) {
 			return value;
 		},
 		helpers: {
-			/**
-			 * Follows redirects as n8n's client does (2.41.1 and 1.123) unless told not to: up to 21,
-			 * POST turned into GET on 301 to 303, and the Authorization header sent on to any origin
-			 * (its sendCredentialsOnCrossOriginRedirect is true by default).
-			 */
-			async httpRequest(request: IHttpRequestOptions) {
-				let response = await answer(request);
-				for (let hop = 0; hop < 21 && request.disableFollowRedirect !== true; hop++) {
-					const { statusCode: status, headers } = response;
-					const location = Object.entries(headers).find(([name]) => /^location$/i.test(name));
-					if (status < 300 || status > 399 || !location) break;
-					const downgrade = status <= 303 && request.method !== 'GET';
-					request = {
-						...request,
-						url: new URL(String(location[1]), request.url).href,
-						...(downgrade && { method: 'GET', body: undefined }),
-					};
-					response = await answer(request);
-				}
-				return response;
-			},
-			/** Reads a stream as n8n's store does (`options.store`): chunk by chunk, as it comes. */
-			async prepareBinaryData(
-				data: Buffer | Readable,
-				fileName?: string,
-				mimeType?: string,
-			): Promise<IBinaryData> {
-				const taken: Buffer[] = [];
-				stored.push({ body: data, taken });
-				if (Buffer.isBuffer(data)) taken.push(data);
-				else if (options.store === 'memory') await readByDataEvents(data, taken);
-				else {
-					// Its folder made first: the stream waits, unread, meanwhile.
-					await new Promise((resolve) => setTimeout(resolve, 5));
-					for await (const chunk of data) taken.push(chunk as Buffer);
-				}
-				const whole = Buffer.concat(taken);
-				return {
-					data: whole.toString('base64'),
-					fileName,
-					mimeType: mimeType ?? 'application/octet-stream',
-					bytes: whole.length,
-				};
-			},
+			/** n8n's client: redirects followed as it follows them, unless told not to. */
+			httpRequest: async (request: IHttpRequestOptions) =>
+				await followingRedirects(request, answer),
+			prepareBinaryData: fakePrepareBinaryData(stored, options.store),
 		},
 	};
 	return { context: context as unknown as IExecuteFunctions, sent, load, streams, stored, strays };
