@@ -22,13 +22,14 @@ const newFilledForm = { event: 'newFilledForm', form: '41', filters: {} };
 /** A trigger whose static data lives across polls, as on an active workflow. */
 function activeTrigger(parameters: Record<string, unknown>, extra: Partial<FakePollOptions> = {}) {
 	const staticData: IDataObject = {};
-	const poll = async () => {
+	const pollItems = async () => {
 		const output = await trigger.poll.call(
 			fakePollFunctions({ sim, parameters, staticData, timezone: ZONE, ...extra }),
 		);
-		return output === null ? [] : output[0].map((item) => item.json);
+		return output === null ? [] : output[0];
 	};
-	return { poll, staticData };
+	const poll = async () => (await pollItems()).map((item) => item.json);
+	return { poll, pollItems, staticData };
 }
 
 const secondsAgo = (seconds: number) => Date.now() - seconds * 1000;
@@ -196,6 +197,22 @@ describe('New Filled Form', () => {
 		expect((await poll()).map((item) => item.ficha)).toEqual([String(filled.id)]);
 	});
 
+	it('a poll the dialer redirects to another host fails with HTTP 307 naming it, moves nothing and takes the token nowhere else', async () => {
+		const { poll, staticData } = activeTrigger(newFilledForm);
+		await poll();
+		const before = structuredClone(staticData);
+		const sentToStorage = sim.storage.requests.length;
+		sim.faults.add({ kind: 'redirect', operation: 'getFP1', times: 1 });
+		const error = await poll().catch((caught: unknown) => caught);
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect((error as Error).message).toMatch(/getFP1 failed \(HTTP 307\)/);
+		expect((error as NodeApiError).description).toContain(
+			`redirects the API to ${sim.storage.baseUrl}`,
+		);
+		expect(staticData).toEqual(before);
+		expect(sim.storage.requests.slice(sentToStorage)).toEqual([]);
+	});
+
 	it('keeps the report login out of what it stores', async () => {
 		const credentials = { reportUser: 'gerente.geral', reportPassword: 'Gerente@2024' };
 		const { poll, staticData } = activeTrigger(newFilledForm, { credentials });
@@ -229,6 +246,24 @@ describe('the other events', () => {
 		expect(items.map((item) => item.protocolo)).toEqual([classified.protocolo]);
 		expect(items[0].agente).toBe(agent.nome);
 		expect(await poll()).toEqual([]);
+	});
+
+	it('New Classification Result with Download Recordings: each new classification comes with its recording', async () => {
+		const agent = sim.data.agents[3];
+		const { pollItems } = activeTrigger({
+			event: 'newClassificationResult',
+			filters: { agent: String(agent.id) },
+			downloadRecordings: true,
+			binaryPropertyName: 'recording',
+			maxFileSize: 200,
+		});
+		await pollItems();
+		const [classified] = sim.rows.add({ report: 'getRQ4', agent: agent.id, durationSeconds: 2 });
+		const [item] = await pollItems();
+		expect(item.json).toMatchObject({ protocolo: classified.protocolo });
+		expect(item.json).not.toHaveProperty('recordingError');
+		const file = sim.recordings.file(classified.protocolo!);
+		expect(Buffer.from(item.binary!.recording.data, 'base64')).toEqual(file);
 	});
 
 	it('New Inbound Call: each call through the route once', async () => {

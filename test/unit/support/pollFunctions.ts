@@ -9,6 +9,8 @@ import type {
 import { request } from 'undici';
 
 import type { DialerSimulator } from '../../../simulator';
+import { fakePrepareBinaryData } from './binaryStore';
+import { followingRedirects } from './redirects';
 
 export interface FakePollOptions {
 	sim: DialerSimulator;
@@ -58,7 +60,8 @@ let workflows = 0;
 
 /**
  * A stand-in for n8n's IPollFunctions: parameters by name (dotted paths), the node's static
- * data, and an HTTP helper that sends the request to the simulator with the credential's token.
+ * data, an HTTP helper that sends the request to the simulator as n8n's client would, and a
+ * binary store for recordings.
  */
 export function fakePollFunctions(options: FakePollOptions): IPollFunctions {
 	const { sim } = options;
@@ -114,22 +117,28 @@ export function fakePollFunctions(options: FakePollOptions): IPollFunctions {
 		},
 		helpers: {
 			createDeferredPromise,
-			async httpRequest(options: IHttpRequestOptions) {
-				const response = await request(options.url, {
-					method: 'POST',
-					headers: options.headers as Record<string, string>,
-					body: String(options.body ?? ''),
-					signal: options.abortSignal,
-				});
-				return {
-					statusCode: response.statusCode,
-					headers: response.headers,
-					body:
-						options.encoding === 'stream'
-							? response.body
-							: Buffer.from(await response.body.arrayBuffer()),
-				};
-			},
+			/**
+			 * n8n's client: the request as the node makes it (GET when it names no method), redirects
+			 * followed as n8n follows them unless told not to.
+			 */
+			httpRequest: async (asked: IHttpRequestOptions) =>
+				await followingRedirects(asked, async (sent) => {
+					const response = await request(sent.url, {
+						method: sent.method ?? 'GET',
+						headers: sent.headers as Record<string, string>,
+						body: sent.body === undefined ? undefined : String(sent.body),
+						signal: sent.abortSignal,
+					});
+					return {
+						statusCode: response.statusCode,
+						headers: response.headers,
+						body:
+							sent.encoding === 'stream'
+								? response.body
+								: Buffer.from(await response.body.arrayBuffer()),
+					};
+				}),
+			prepareBinaryData: fakePrepareBinaryData(),
 		},
 	};
 	return context as unknown as IPollFunctions;
