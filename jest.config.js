@@ -1,4 +1,8 @@
-/** Unit tests run in parallel; e2e tests share one real n8n, so `npm run test:e2e` runs them in band. */
+/**
+ * Unit tests run in parallel on every core (`--maxWorkers=100%` in `npm run test:unit`: Jest's
+ * default leaves one core idle, half of a 2-core CI machine); e2e tests share one real n8n, so
+ * `npm run test:e2e` runs them in band.
+ */
 const tsJest = ['ts-jest', { tsconfig: 'tsconfig.dev.json' }];
 
 module.exports = {
