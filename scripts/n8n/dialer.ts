@@ -32,12 +32,16 @@ export const RECOMMENDED_N8N_SETTINGS: Readonly<Record<string, string>> = {
 };
 export const REPORT_TRIGGER_TYPE = 'n8n-nodes-dialer.dialerReportTrigger';
 
-/** n8n 2.x refuses Poll Times under a minute, but takes one cron per second of the minute. */
-export function pollEvery3Seconds() {
+/**
+ * Poll Times every `seconds` seconds (a divisor of 60): n8n 2.x refuses Poll Times under a minute,
+ * but takes one cron per second of the minute.
+ */
+export function pollEverySeconds(seconds: number) {
+	if (60 % seconds !== 0) throw new Error(`${seconds} s does not divide a minute`);
 	return {
-		item: Array.from({ length: 20 }, (_, index) => ({
+		item: Array.from({ length: 60 / seconds }, (_, index) => ({
 			mode: 'custom',
-			cronExpression: `${index * 3} * * * * *`,
+			cronExpression: `${index * seconds} * * * * *`,
 		})),
 	};
 }

@@ -14,7 +14,7 @@ import { configureExample } from '../demo';
 import { waitUntilServed, type Credential, type WorkflowInput } from '../n8n/api';
 import { AgentTable } from '../n8n/dataTables';
 import {
-	pollEvery3Seconds,
+	pollEverySeconds,
 	REPORT_TRIGGER_TYPE,
 	sleep,
 	TRIGGER_TYPE,
@@ -44,7 +44,7 @@ export async function reportTriggerWatch(
 				typeVersion: 1,
 				position: [0, 0],
 				parameters: {
-					pollTimes: pollEvery3Seconds(),
+					pollTimes: pollEverySeconds(3),
 					event: 'newFilledForm',
 					form: '41',
 					filters: {},

@@ -1,5 +1,5 @@
 /**
- * The Dialer Report Trigger's other events inside a real n8n, polled every 3 seconds while rows
+ * The Dialer Report Trigger's other events inside a real n8n, polled every 2 seconds while rows
  * arrive (on time, late inside the Overlap Window, written after the time they carry, left out by
  * the parameters, from before Start From): each new row is emitted by exactly one execution, as
  * the same item the Dialer node's report gives for the window the trigger read. And the editor's

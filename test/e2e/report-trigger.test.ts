@@ -1,5 +1,5 @@
 /**
- * The Dialer Report Trigger inside a real n8n, polling the simulator every 3 seconds while fichas
+ * The Dialer Report Trigger inside a real n8n, polling the simulator every 2 seconds while fichas
  * are filled, some written late, and one poll is answered HTTP 500: every ficha is emitted by
  * exactly one execution, none from before the activation, none of another form.
  */

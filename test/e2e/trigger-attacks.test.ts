@@ -1,7 +1,8 @@
 /**
  * The Dialer Trigger in a real n8n against generated deliveries nobody should send: 1,000 bad
- * X-Webhook-Secret headers and 1,000 junk bodies with the right one, 10 at a time. Counts and
- * answer times are printed; the assertions are about answers and executions only.
+ * X-Webhook-Secret headers and 400 junk bodies with the right one, 10 at a time (the unit tests
+ * send 10,000 generated bodies to the trigger itself). Counts and answer times are printed; the
+ * assertions are about answers and executions only.
  */
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
@@ -32,6 +33,7 @@ const SENT_SECRET = asReceived(SECRET);
 const SELECTED = ['agente.login', 'agente.pause_in', 'agente.busy'];
 const AGENTS = [1, 2, 3];
 const CONCURRENCY = 10;
+const JUNK_BODIES = 400;
 // FC_SEED=<the printed seed> replays a run's generated secrets and bodies.
 const SEED = Number(process.env.FC_SEED) || Date.now();
 
@@ -276,9 +278,9 @@ describe('Dialer Trigger in n8n against generated deliveries', () => {
 		await hook.expectExecutions(1);
 	});
 
-	it('answers each of 1,000 generated junk bodies with the right secret, and runs the workflow exactly for the valid, selected events', async () => {
+	it('answers each of 400 generated junk bodies with the right secret, and runs the workflow exactly for the valid, selected events', async () => {
 		const bodies = [
-			...fc.sample(junkBodies, { numRuns: 1_000 - largeBodies.length, seed: SEED }),
+			...fc.sample(junkBodies, { numRuns: JUNK_BODIES - largeBodies.length, seed: SEED }),
 			...largeBodies,
 		];
 		const sent = bodies.map((body, probe) => {

@@ -1,11 +1,11 @@
 /**
- * The Dialer Report Trigger in a running n8n, polled every 3 seconds while fichas arrive: the
+ * The Dialer Report Trigger in a running n8n, polled every 2 seconds while fichas arrive: the
  * workflow, the arrivals (on time, late, written after their time, of another form, from within
  * and from before the Overlap Window before the activation, one poll answered HTTP 500) and what
  * the executions emitted.
  */
 import type { Execution, N8nApi, WorkflowNode } from '../../../scripts/n8n/api';
-import { pollEvery3Seconds, REPORT_TRIGGER_TYPE } from '../../../scripts/n8n/dialer';
+import { pollEverySeconds, REPORT_TRIGGER_TYPE } from '../../../scripts/n8n/dialer';
 import type { ArrivedRow, RecordedRequest } from '../../../simulator/types';
 import type { DialerRunner } from './dialerRunner';
 
@@ -20,7 +20,7 @@ export function reportTriggerNode(
 		type: REPORT_TRIGGER_TYPE,
 		typeVersion: 1,
 		position: [0, 0],
-		parameters: { pollTimes: pollEvery3Seconds(), ...parameters },
+		parameters: { pollTimes: pollEverySeconds(2), ...parameters },
 		credentials: { dialerApi: credential },
 	};
 }
@@ -79,7 +79,7 @@ export interface PollingOptions {
 }
 
 /**
- * Activates a workflow with the Report Trigger polling every 3 seconds, plays rounds until it
+ * Activates a workflow with the Report Trigger polling every 2 seconds, plays rounds until it
  * has read at least `minPolls` times after the first poll, waits two more polls (they read what
  * was written last), deactivates it and returns its executions.
  */
