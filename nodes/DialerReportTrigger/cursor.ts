@@ -58,8 +58,8 @@ export interface ReadWindow {
 /** What the cursor needs to know about a row. */
 export interface RowIdentity {
 	key: string;
-	/** Another key the row was remembered by in earlier versions, when it had one. */
-	formerKey?: string;
+	/** Other keys earlier versions may have remembered the row by (asked only when not known). */
+	formerKeys?: () => string[];
 	/**
 	 * Epoch ms of the time the row carries, the earliest it can name; undefined when it carries none
 	 * that can be read.
@@ -222,8 +222,11 @@ export function absorbRead<T>(
 		const repeat = (repeats.get(identity.key) ?? 0) + 1;
 		repeats.set(identity.key, repeat);
 		const key = nth(identity.key, repeat);
-		// A row remembered by an earlier version under its former key is not new either.
-		if (known.has(key) || (identity.formerKey && known.has(nth(identity.formerKey, repeat)))) {
+		// A row remembered by an earlier version under a former key is not new either.
+		if (
+			known.has(key) ||
+			identity.formerKeys?.().some((former) => known.has(nth(former, repeat)))
+		) {
 			continue;
 		}
 		// A row without a readable time is somewhere in this read: remembering it with the read's

@@ -123,6 +123,34 @@ const asNumber = (value: number) => JSON.stringify(value);
 const digestKey = (text: string) =>
 	`sha256:${createHash('sha256').update(text).digest('base64url').slice(0, 22)}`;
 
+/** Text a dialer sending numbers as text sends for a number: "42", not "042", "42.0" or "". */
+const readsAsNumber = (value: unknown) =>
+	typeof value === 'string' && Number.isFinite(Number(value)) && String(Number(value)) === value;
+
+/** At most 2^this keys a row may have had in versions before 2026-11-27. */
+const MAX_FLIPPED_FIELDS = 4;
+
+/**
+ * The keys versions before 2026-11-27 may have given the row with these identifying fields
+ * (`stable`) besides `key`: they digested numbers as numbers, and the dialer may have sent each
+ * number (or text that reads as one) either way then.
+ */
+function formerKeys(stable: IDataObject, key: string): string[] {
+	const numeric = Object.keys(stable)
+		.filter((field) => typeof stable[field] === 'number' || readsAsNumber(stable[field]))
+		.slice(0, MAX_FLIPPED_FIELDS);
+	const keys = new Set<string>();
+	for (let numbers = 0; numbers < 2 ** numeric.length; numbers++) {
+		const sent: IDataObject = { ...stable };
+		numeric.forEach((field, index) => {
+			sent[field] = numbers & (2 ** index) ? Number(sent[field]) : String(sent[field]);
+		});
+		keys.add(digestKey(canonicalJson(sent, asNumber)));
+	}
+	keys.delete(key);
+	return [...keys];
+}
+
 /**
  * A key that stays the same for the same row in every read: the key field's value when the row
  * has one, otherwise a SHA-256 digest of its identifying fields (so two rows equal in all of them
@@ -130,23 +158,22 @@ const digestKey = (text: string) =>
  * "5" in the next is one row; text is never read as a number ("007" and 7 stay two rows).
  *
  * Versions before 2026-11-27 digested numbers as numbers: a trigger updated while it remembers a
- * row with a number among those fields has only that digest, returned as `formerKey` so the row is
- * not emitted again. Rows sent as text keep their key.
+ * row with a number among those fields has only that digest, one of the `formerKeys` (computed
+ * when asked, for rows not known by their key) so the row is not emitted again, whichever way the
+ * dialer sends its numbers now.
  */
 export function rowKeys(
 	row: IDataObject,
 	rule: RowIdentityRule,
-): Pick<RowIdentity, 'key' | 'formerKey'> {
+): Pick<RowIdentity, 'key' | 'formerKeys'> {
 	const value = rule.keyField === undefined ? undefined : row[rule.keyField];
 	if ((typeof value === 'string' && value.trim() !== '') || typeof value === 'number') {
 		return { key: `${rule.keyField}:${String(value).trim()}` };
 	}
 	const stable: IDataObject = {};
 	for (const field of rule.digestFields ?? Object.keys(row)) stable[field] = row[field] ?? null;
-	const text = canonicalJson(stable, asText);
-	const former = canonicalJson(stable, asNumber);
-	const key = digestKey(text);
-	return former === text ? { key } : { key, formerKey: digestKey(former) };
+	const key = digestKey(canonicalJson(stable, asText));
+	return { key, formerKeys: () => formerKeys(stable, key) };
 }
 
 /**

@@ -646,4 +646,24 @@ describe('rows the dialer sends with their numbers as numbers or as text', () =>
 			]),
 		).toEqual([[next], []]);
 	});
+
+	it('a keyless row with a number that the trigger remembered before its update is not emitted again when the dialer now sends the number as text', async () => {
+		// What versions before 2026-11-27 stored for two calls the same in every field, their
+		// duration sent as a number (see the test above); since the update the dialer sends it as text.
+		const stored = {
+			...startState('newCallInHistory', null, start),
+			cursor: start + 10_000,
+			seen: {
+				[start + 5_000]: ['sha256:6fQpNVsCBIEXhCGEUymVfR', 'sha256:6fQpNVsCBIEXhCGEUymVfR#2'],
+			},
+		};
+		const state = resumeState(stored, 'newCallInHistory', null, start + 10_000, MINUTE * 10);
+		const next = { ...asText, horario: '2026-11-25 09:00:08' };
+		expect(
+			await emitted(state, [
+				[asText, asText, next],
+				[call, asText, next],
+			]),
+		).toEqual([[next], []]);
+	});
 });

@@ -1,5 +1,6 @@
 /** How the report trigger tells rows apart and reads their times. */
 import { DateTime } from 'luxon';
+import type { IDataObject } from 'n8n-workflow';
 
 import * as callHistory from '../../../nodes/Dialer/actions/report/getCallHistory.operation';
 import {
@@ -96,11 +97,15 @@ describe('row keys', () => {
 		};
 		const rule = callHistory.rowSource.identity;
 		// The keys versions before 2026-11-27 gave this call with its duration as text and as a number.
-		expect(rowKeys(call, rule)).toEqual({ key: 'sha256:NUYg6WknxjkC9oYipmMSy4' });
-		expect(rowKeys({ ...call, duracao_segundos: 42 }, rule)).toEqual({
-			key: 'sha256:NUYg6WknxjkC9oYipmMSy4',
-			formerKey: 'sha256:6fQpNVsCBIEXhCGEUymVfR',
-		});
+		const former = (row: IDataObject) => rowKeys(row, rule).formerKeys?.() ?? [];
+		expect(keyOf(call, rule)).toBe('sha256:NUYg6WknxjkC9oYipmMSy4');
+		expect(keyOf({ ...call, duracao_segundos: 42 }, rule)).toBe('sha256:NUYg6WknxjkC9oYipmMSy4');
+		expect(former({ ...call, duracao_segundos: 42 })).toContain('sha256:6fQpNVsCBIEXhCGEUymVfR');
+		// Since the update the dialer may send as text what it sent as a number then.
+		expect(former(call)).toContain('sha256:6fQpNVsCBIEXhCGEUymVfR');
+		// A row without numbers, or remembered by its key field, has no other key.
+		expect(former({ ...call, duracao_segundos: 'x', ramal_agente: 'SIP/1001' })).toEqual([]);
+		expect(rowKeys({ ...call, protocolo: '7' }, rule)).toEqual({ key: 'protocolo:7' });
 	});
 
 	it('read a key field sent as 5, "5" or " 5 " as one row', () => {
