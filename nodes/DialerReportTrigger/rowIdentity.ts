@@ -103,12 +103,13 @@ export function rowTime(value: unknown, zone: string): number | undefined {
  * numbers are written by `number`.
  */
 function canonicalJson(value: unknown, number: (value: number) => string): string {
-	const canonical = (inner: unknown) => canonicalJson(inner, number);
-	if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+	if (Array.isArray(value)) {
+		return `[${value.map((item) => canonicalJson(item, number)).join(',')}]`;
+	}
 	if (typeof value === 'object' && value !== null) {
 		const entries = Object.keys(value)
 			.sort()
-			.map((key) => `${JSON.stringify(key)}:${canonical((value as IDataObject)[key])}`);
+			.map((key) => `${JSON.stringify(key)}:${canonicalJson((value as IDataObject)[key], number)}`);
 		return `{${entries.join(',')}}`;
 	}
 	if (typeof value === 'number') return number(value);
