@@ -17,6 +17,8 @@
  */
 import { DateTime } from 'luxon';
 
+import { isFormerKey } from './rowIdentity';
+
 export interface CursorState {
 	/** The event this state reads; another event starts over. */
 	event: string;
@@ -213,6 +215,10 @@ export function absorbRead<T>(
 	const shift = clockShiftMs(settings.zone, read.to);
 	const known = new Set<string>();
 	for (const keys of Object.values(state.seen)) for (const key of keys) known.add(key);
+	// Only while keys of an earlier version are remembered (one overlap window after an update).
+	const checksFormerKeys = [...known].some(isFormerKey);
+	const knownAsFormer = (identity: RowIdentity, repeat: number) =>
+		identity.formerKeys?.().some((former) => known.has(nth(former, repeat))) ?? false;
 	const fresh = new Map<string, { row: T; time: number; latest: number }>();
 	// Rows that are the same in every field the key reads (two calls from a withheld number in
 	// the same second) come together in every read that returns them: the nth of them is key#n.
@@ -223,12 +229,7 @@ export function absorbRead<T>(
 		repeats.set(identity.key, repeat);
 		const key = nth(identity.key, repeat);
 		// A row remembered by an earlier version under a former key is not new either.
-		if (
-			known.has(key) ||
-			identity.formerKeys?.().some((former) => known.has(nth(former, repeat)))
-		) {
-			continue;
-		}
+		if (known.has(key) || (checksFormerKeys && knownAsFormer(identity, repeat))) continue;
 		// A row without a readable time is somewhere in this read: remembering it with the read's
 		// end keeps it at least as long as any later read could return it.
 		const time = identity.time ?? read.to;

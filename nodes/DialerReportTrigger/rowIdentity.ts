@@ -121,8 +121,17 @@ const asText = (value: number) => JSON.stringify(String(value));
 /** How versions before 2026-11-27 wrote numbers. */
 const asNumber = (value: number) => JSON.stringify(value);
 
-const digestKey = (text: string) =>
-	`sha256:${createHash('sha256').update(text).digest('base64url').slice(0, 22)}`;
+/** Keys of versions before 2026-11-27 start `sha256:`, today's `row-sha256:`. */
+const FORMER_PREFIX = 'sha256:';
+const KEY_PREFIX = 'row-sha256:';
+
+const digest = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 22);
+
+/**
+ * Whether a remembered key is one an earlier version gave: only while a trigger remembers such
+ * keys (one overlap window after its update) are new rows checked against their former keys.
+ */
+export const isFormerKey = (key: string) => key.startsWith(FORMER_PREFIX);
 
 /** Text a dialer sending numbers as text sends for a number: "42", not "042", "42.0" or "". */
 const readsAsNumber = (value: unknown) =>
@@ -133,10 +142,10 @@ const MAX_FLIPPED_FIELDS = 4;
 
 /**
  * The keys versions before 2026-11-27 may have given the row with these identifying fields
- * (`stable`) besides `key`: they digested numbers as numbers, and the dialer may have sent each
- * number (or text that reads as one) either way then.
+ * (`stable`): they digested numbers as numbers, and the dialer may have sent each number (or text
+ * that reads as one) either way then.
  */
-function formerKeys(stable: IDataObject, key: string): string[] {
+function formerKeys(stable: IDataObject): string[] {
 	const numeric = Object.keys(stable)
 		.filter((field) => typeof stable[field] === 'number' || readsAsNumber(stable[field]))
 		.slice(0, MAX_FLIPPED_FIELDS);
@@ -146,9 +155,8 @@ function formerKeys(stable: IDataObject, key: string): string[] {
 		numeric.forEach((field, index) => {
 			sent[field] = numbers & (2 ** index) ? Number(sent[field]) : String(sent[field]);
 		});
-		keys.add(digestKey(canonicalJson(sent, asNumber)));
+		keys.add(FORMER_PREFIX + digest(canonicalJson(sent, asNumber)));
 	}
-	keys.delete(key);
 	return [...keys];
 }
 
@@ -173,8 +181,10 @@ export function rowKeys(
 	}
 	const stable: IDataObject = {};
 	for (const field of rule.digestFields ?? Object.keys(row)) stable[field] = row[field] ?? null;
-	const key = digestKey(canonicalJson(stable, asText));
-	return { key, formerKeys: () => formerKeys(stable, key) };
+	return {
+		key: KEY_PREFIX + digest(canonicalJson(stable, asText)),
+		formerKeys: () => formerKeys(stable),
+	};
 }
 
 /**

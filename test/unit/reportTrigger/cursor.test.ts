@@ -621,6 +621,42 @@ describe('rows the dialer sends with their numbers as numbers or as text', () =>
 		expect(await emitted(first, [[asText], [call], [asText]])).toEqual([[asText], [], []]);
 	});
 
+	it('a keyless row sent as text that the trigger remembered before its update is not emitted again', async () => {
+		// Versions before 2026-11-27 keyed this call `sha256:…`; today's keys start `row-sha256:`.
+		const stored = {
+			...startState('newCallInHistory', null, start),
+			cursor: start + 10_000,
+			seen: { [start + 5_000]: ['sha256:NUYg6WknxjkC9oYipmMSy4'] },
+		};
+		const state = resumeState(stored, 'newCallInHistory', null, start + 10_000, MINUTE * 10);
+		const next = { ...asText, horario: '2026-11-25 09:00:08' };
+		expect(
+			await emitted(state, [
+				[asText, next],
+				[asText, next],
+			]),
+		).toEqual([[next], []]);
+	});
+
+	it('a trigger that remembers no key of an earlier version never works out the keys rows had then', async () => {
+		const withoutFormerKeys = (row: IDataObject) => ({
+			...identify(row),
+			formerKeys: () => {
+				throw new Error('former keys asked for');
+			},
+		});
+		let state = startState('newCallInHistory', null, start);
+		const next = { ...call, horario: '2026-11-25 09:00:08' };
+		const emits: IDataObject[][] = [];
+		for (const [index, rows] of [[call], [asText, next]].entries()) {
+			const now = start + 10_000 * (index + 1);
+			const result = await pollReport(state, now, settings, async () => rows, withoutFormerKeys);
+			emits.push(result.emit);
+			state = result.state;
+		}
+		expect(emits).toEqual([[call], [next]]);
+	});
+
 	it('a keyless row with a number that the trigger remembered before its update is not emitted again', async () => {
 		// Versions before 2026-11-27 digested numbers as JSON numbers: what they stored for this
 		// call, and for a second one the same in every field.
