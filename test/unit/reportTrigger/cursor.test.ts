@@ -621,14 +621,20 @@ describe('rows the dialer sends with their numbers as numbers or as text', () =>
 		expect(await emitted(first, [[asText], [call], [asText]])).toEqual([[asText], [], []]);
 	});
 
-	it('a keyless row sent as text that the trigger remembered before its update is not emitted again', async () => {
-		// Versions before 2026-11-27 keyed this call `sha256:…`; today's keys start `row-sha256:`.
+	/** The state a trigger of a version before 2026-11-27 stored, remembering `keys` at 09:00:05. */
+	function rememberedBeforeUpdate(keys: string[]): CursorState {
 		const stored = {
 			...startState('newCallInHistory', null, start),
 			cursor: start + 10_000,
-			seen: { [start + 5_000]: ['sha256:NUYg6WknxjkC9oYipmMSy4'] },
+			seen: { [start + 5_000]: keys },
 		};
-		const state = resumeState(stored, 'newCallInHistory', null, start + 10_000, MINUTE * 10);
+		const saved = JSON.parse(JSON.stringify(stored)) as CursorState;
+		return resumeState(saved, 'newCallInHistory', null, start + 10_000, settings.overlapMs);
+	}
+
+	it('a keyless row sent as text that the trigger remembered before its update is not emitted again', async () => {
+		// Versions before 2026-11-27 keyed this call `sha256:…`; today's keys start `row-sha256:`.
+		const state = rememberedBeforeUpdate(['sha256:NUYg6WknxjkC9oYipmMSy4']);
 		const next = { ...asText, horario: '2026-11-25 09:00:08' };
 		expect(
 			await emitted(state, [
@@ -660,20 +666,10 @@ describe('rows the dialer sends with their numbers as numbers or as text', () =>
 	it('a keyless row with a number that the trigger remembered before its update is not emitted again', async () => {
 		// Versions before 2026-11-27 digested numbers as JSON numbers: what they stored for this
 		// call, and for a second one the same in every field.
-		const stored = {
-			...startState('newCallInHistory', null, start),
-			cursor: start + 10_000,
-			seen: {
-				[start + 5_000]: ['sha256:6fQpNVsCBIEXhCGEUymVfR', 'sha256:6fQpNVsCBIEXhCGEUymVfR#2'],
-			},
-		};
-		const state = resumeState(
-			JSON.parse(JSON.stringify(stored)),
-			'newCallInHistory',
-			null,
-			start + 10_000,
-			settings.overlapMs,
-		);
+		const state = rememberedBeforeUpdate([
+			'sha256:6fQpNVsCBIEXhCGEUymVfR',
+			'sha256:6fQpNVsCBIEXhCGEUymVfR#2',
+		]);
 		const next = { ...call, horario: '2026-11-25 09:00:08' };
 		expect(
 			await emitted(state, [
@@ -686,14 +682,10 @@ describe('rows the dialer sends with their numbers as numbers or as text', () =>
 	it('a keyless row with a number that the trigger remembered before its update is not emitted again when the dialer now sends the number as text', async () => {
 		// What versions before 2026-11-27 stored for two calls the same in every field, their
 		// duration sent as a number (see the test above); since the update the dialer sends it as text.
-		const stored = {
-			...startState('newCallInHistory', null, start),
-			cursor: start + 10_000,
-			seen: {
-				[start + 5_000]: ['sha256:6fQpNVsCBIEXhCGEUymVfR', 'sha256:6fQpNVsCBIEXhCGEUymVfR#2'],
-			},
-		};
-		const state = resumeState(stored, 'newCallInHistory', null, start + 10_000, MINUTE * 10);
+		const state = rememberedBeforeUpdate([
+			'sha256:6fQpNVsCBIEXhCGEUymVfR',
+			'sha256:6fQpNVsCBIEXhCGEUymVfR#2',
+		]);
 		const next = { ...asText, horario: '2026-11-25 09:00:08' };
 		expect(
 			await emitted(state, [
