@@ -17,7 +17,7 @@
  */
 import { DateTime } from 'luxon';
 
-import { isFormerKey } from './rowIdentity';
+import { newRows, rememberedCounts, type RowIdentity } from './newRows';
 
 export interface CursorState {
 	/** The event this state reads; another event starts over. */
@@ -34,8 +34,8 @@ export interface CursorState {
 	/**
 	 * Keys of the remembered emitted rows, by the latest instant their time can name (or the end of
 	 * the read that returned them, when they carry none), in epoch ms. The rows of one second share
-	 * an entry, so a poll copies and n8n stores one entry per second, not one per row. The second
-	 * and later rows of a read with the same key are remembered as `key#2`, `key#3`…
+	 * an entry, so a poll copies and n8n stores one entry per second, not one per row. A key that is
+	 * not `unique` is there once for each copy emitted.
 	 */
 	seen: Record<string, string[]>;
 }
@@ -57,23 +57,6 @@ export interface ReadWindow {
 	ate: string;
 }
 
-/** What the cursor needs to know about a row. */
-export interface RowIdentity {
-	key: string;
-	/** Other keys earlier versions may have remembered the row by (asked only when not known). */
-	formerKeys?: () => string[];
-	/**
-	 * Epoch ms of the time the row carries, the earliest it can name; undefined when it carries none
-	 * that can be read.
-	 */
-	time: number | undefined;
-	/**
-	 * The latest instant the time can name: later than `time` when it has no seconds, or lies in the
-	 * hour that happens twice when clocks go back. `time` when not given.
-	 */
-	latest?: number;
-}
-
 /** A catch-up after an outage reads at most this much time per request. */
 export const MAX_WINDOW_MS = 3_600_000;
 /** And at most this many requests per poll; the next polls go on. */
@@ -82,9 +65,6 @@ export const MAX_READS_PER_POLL = 24;
 const API_FORMAT = 'yyyyMMddHHmmss';
 
 const wholeSecond = (epochMs: number) => Math.floor(epochMs / 1000) * 1000;
-
-/** The key of the `repeat`th row of a read with the same key (see `seen`). */
-const nth = (key: string, repeat: number) => (repeat === 1 ? key : `${key}#${repeat}`);
 
 /**
  * How far the zone moves its clocks over the year around `at`, in ms: 1 h in most zones with
@@ -130,20 +110,6 @@ export function startState(event: string, startFrom: number | null, start: numbe
 	};
 }
 
-/**
- * `seen` as stored. States stored before 2026-11-25 kept each key with its instant
- * (`{ "ficha:12": 1764072000000 }`): read on as they were, regrouped.
- */
-function keysByInstant(stored: Record<string, unknown>): Record<string, string[]> {
-	if (Object.values(stored).every(Array.isArray)) return stored as Record<string, string[]>;
-	const seen: Record<string, string[]> = {};
-	for (const [name, value] of Object.entries(stored)) {
-		if (Array.isArray(value)) seen[name] = [...(seen[name] ?? []), ...(value as string[])];
-		else if (typeof value === 'number') (seen[String(value)] ??= []).push(name);
-	}
-	return seen;
-}
-
 function isCursorState(value: unknown): value is CursorState {
 	const state = value as CursorState;
 	return (
@@ -154,7 +120,8 @@ function isCursorState(value: unknown): value is CursorState {
 		Number.isFinite(state.start) &&
 		Number.isFinite(state.cursor) &&
 		typeof state.seen === 'object' &&
-		state.seen !== null
+		state.seen !== null &&
+		Object.values(state.seen).every(Array.isArray)
 	);
 }
 
@@ -176,7 +143,7 @@ export function resumeState(
 	if (startFrom !== null && startFrom !== stored.startFrom) {
 		return startState(event, startFrom, startFrom);
 	}
-	return { ...stored, startFrom, seen: keysByInstant(stored.seen) };
+	return { ...stored, startFrom };
 }
 
 /**
@@ -200,6 +167,16 @@ export interface ReadOutcome<T> {
 	full: boolean;
 }
 
+/** Forgets one remembered copy of `key`. */
+function forgetOne(seen: Record<string, string[]>, key: string): void {
+	for (const [instant, keys] of Object.entries(seen)) {
+		const index = keys.indexOf(key);
+		if (index < 0) continue;
+		seen[instant] = keys.filter((_, other) => other !== index);
+		return;
+	}
+}
+
 /**
  * The rows of one read to emit, at most `room`, oldest first, and the state after them. The cursor
  * moves to the end of the read, or, when rows are left over, to just before the oldest of them.
@@ -213,36 +190,22 @@ export function absorbRead<T>(
 	settings: CursorSettings,
 ): ReadOutcome<T> {
 	const shift = clockShiftMs(settings.zone, read.to);
-	const known = new Set<string>();
-	for (const keys of Object.values(state.seen)) for (const key of keys) known.add(key);
-	// Only while keys of an earlier version are remembered (one overlap window after an update).
-	const checksFormerKeys = [...known].some(isFormerKey);
-	const knownAsFormer = (identity: RowIdentity, repeat: number) =>
-		identity.formerKeys?.().some((former) => known.has(nth(former, repeat))) ?? false;
-	const fresh = new Map<string, { row: T; time: number; latest: number }>();
-	// Rows that are the same in every field the key reads (two calls from a withheld number in
-	// the same second) come together in every read that returns them: the nth of them is key#n.
-	const repeats = new Map<string, number>();
-	for (const row of rows) {
-		const identity = identify(row);
-		const repeat = (repeats.get(identity.key) ?? 0) + 1;
-		repeats.set(identity.key, repeat);
-		const key = nth(identity.key, repeat);
-		// A row remembered by an earlier version under a former key is not new either.
-		if (known.has(key) || (checksFormerKeys && knownAsFormer(identity, repeat))) continue;
-		// A row without a readable time is somewhere in this read: remembering it with the read's
-		// end keeps it at least as long as any later read could return it.
-		const time = identity.time ?? read.to;
-		const latest = identity.time === undefined ? read.to : (identity.latest ?? identity.time);
+	// A row without a readable time is somewhere in this read: remembering it with the read's end
+	// keeps it at least as long as any later read could return it.
+	const place = (identity: RowIdentity) => ({
+		time: identity.time ?? read.to,
+		latest: identity.time === undefined ? read.to : (identity.latest ?? identity.time),
+	});
+	const { fresh, renamed } = newRows(rows, identify, rememberedCounts(state.seen));
+	const ordered = fresh
+		.map(({ key, row, identity }) => ({ key, row, ...place(identity) }))
 		// A time that can name an instant from the start on may be from after it.
-		if (latest < state.start) continue;
-		fresh.set(key, { row, time, latest });
-	}
-	const ordered = [...fresh.entries()].sort((a, b) => a[1].time - b[1].time);
+		.filter(({ latest }) => latest >= state.start)
+		.sort((a, b) => a.time - b.time);
 	const taken = ordered.slice(0, Math.max(0, room));
 	const left = ordered[taken.length];
 	const cursor = left
-		? Math.max(state.cursor, Math.min(read.to, left[1].time - shift))
+		? Math.max(state.cursor, Math.min(read.to, left.time - shift))
 		: Math.max(state.cursor, read.to);
 
 	// A later read starts at cursor - overlap; with the clock shift, and a dialer that reads only
@@ -253,15 +216,22 @@ export function absorbRead<T>(
 	for (const [instant, keys] of Object.entries(state.seen)) {
 		if (Number(instant) >= forgetBefore) seen[instant] = keys;
 	}
+	// A row now known by its key no longer counts as a keyless copy: a copy listed without a key
+	// later is another row.
+	for (const { keylessKey } of renamed) forgetOne(seen, keylessKey!);
+	const remember = [
+		...taken,
+		...renamed.map((identity) => ({ key: identity.key, ...place(identity) })),
+	];
 	const added = new Map<number, string[]>();
-	for (const [key, { latest }] of taken) {
+	for (const { key, latest } of remember) {
 		const keys = added.get(latest);
 		if (keys) keys.push(key);
 		else added.set(latest, [key]);
 	}
 	for (const [latest, keys] of added) seen[latest] = (seen[latest] ?? []).concat(keys);
 	return {
-		emit: taken.map(([, { row }]) => row),
+		emit: taken.map(({ row }) => row),
 		state: { ...state, cursor, seen },
 		full: left !== undefined,
 	};

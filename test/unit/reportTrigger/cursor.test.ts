@@ -21,7 +21,9 @@ import {
 	type CursorState,
 	type ReadWindow,
 } from '../../../nodes/DialerReportTrigger/cursor';
-import { rowIdentifier, rowInstants } from '../../../nodes/DialerReportTrigger/rowIdentity';
+import { rowIdentifier } from '../../../nodes/DialerReportTrigger/rowIdentity';
+import { clockChanges } from '../support/zones';
+import { rowInstants } from '../../../nodes/DialerReportTrigger/rowTimes';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -87,7 +89,8 @@ class SimulatedReport {
 
 const identify = (zone: string) => (row: ReportRow) => {
 	const instants = rowInstants(row.data, zone);
-	return { key: row.key, time: instants?.earliest, latest: instants?.latest };
+	// Rows equal in every field share a key and are counted, as rows without a key field are.
+	return { key: row.key, unique: false, time: instants?.earliest, latest: instants?.latest };
 };
 
 /**
@@ -153,18 +156,6 @@ function counts(keys: string[]): Map<string, number> {
 	return result;
 }
 
-/** Instants where the zone's clock jumps, in 2026. */
-function clockChanges(zone: string): number[] {
-	const changes: number[] = [];
-	let previous = DateTime.fromObject({ year: 2026 }, { zone });
-	for (let hour = 1; hour < 366 * 24; hour++) {
-		const next = previous.plus({ hours: 1 });
-		if (next.offset !== previous.offset) changes.push(next.toMillis());
-		previous = next;
-	}
-	return changes;
-}
-
 const ZONES = [
 	'UTC',
 	'America/Sao_Paulo',
@@ -175,130 +166,8 @@ const ZONES = [
 	'Australia/Sydney',
 	'Pacific/Auckland',
 ];
-const CHANGES = new Map(ZONES.map((zone) => [zone, clockChanges(zone)]));
 
-const step = fc.record({
-	/** Time until the poll; sometimes an outage of hours. */
-	advanceMs: fc.oneof(
-		{ weight: 12, arbitrary: fc.integer({ min: 1000, max: 5 * MINUTE }) },
-		{ weight: 1, arbitrary: fc.integer({ min: HOUR, max: 30 * HOUR }) },
-	),
-	arrivals: fc.array(
-		fc.record({
-			/** When the row becomes readable, as a fraction of the time since the last poll. */
-			writtenAt: fc.double({ min: 0, max: 1, noNaN: true }),
-			/** How much earlier than its writing the row's time is, as a fraction of the overlap window. */
-			lateness: fc.oneof(
-				{ weight: 3, arbitrary: fc.constant(0) },
-				{ weight: 2, arbitrary: fc.double({ min: 0, max: 1, noNaN: true }) },
-			),
-			sameSecondAs: fc.nat({ max: 3 }),
-			/** The same as the row before in every field (a second call from a withheld number). */
-			identical: fc.integer({ min: 0, max: 5 }).map((roll) => roll === 0),
-		}),
-		{ maxLength: 6 },
-	),
-	/** Which read of the poll fails, if one does. */
-	failRead: fc.option(fc.nat({ max: 3 }), { freq: 4, nil: undefined }),
-	restart: fc.integer({ min: 0, max: 9 }).map((roll) => roll === 0),
-});
-
-const scenario = fc.record({
-	zone: fc.constantFrom(...ZONES),
-	/** Where the first activation lies relative to a clock change of the zone. */
-	changeIndex: fc.nat(),
-	aroundChangeMs: fc.integer({ min: -6 * HOUR, max: 6 * HOUR }),
-	backfillMs: fc.oneof(fc.constant(0), fc.integer({ min: MINUTE, max: 20 * HOUR })),
-	overlapMinutes: fc.integer({ min: 1, max: 30 }),
-	maxRows: fc.integer({ min: 1, max: 25 }),
-	minuteTimes: fc.boolean(),
-	deMinutes: fc.boolean(),
-	steps: fc.array(step, { minLength: 1, maxLength: 40 }),
-});
-
-describe('every row emitted exactly once (generated arrivals)', () => {
-	it('across late rows, identical rows, coarse times, outages, failed polls, restarts and clock changes', async () => {
-		let runs = 0;
-		let rowsChecked = 0;
-		await fc.assert(
-			fc.asyncProperty(scenario, async (plan) => {
-				const { zone } = plan;
-				const changes = CHANGES.get(zone)!;
-				const anchor =
-					changes.length > 0
-						? changes[plan.changeIndex % changes.length]
-						: Date.UTC(2026, 10, 1, 5, 0, 0);
-				const activation = Math.floor((anchor + plan.aroundChangeMs) / 1000) * 1000 + 137;
-				const start = activation - plan.backfillMs;
-				const overlapMs = plan.overlapMinutes * MINUTE;
-				const report = new SimulatedReport(zone, plan);
-				const settings = { zone, overlapMs, maxRows: plan.maxRows };
-				const poller = new Poller(report, settings, start);
-
-				// Rows from before the start, some of them written after it.
-				for (let index = 0; index < 5; index++) {
-					report.add({
-						key: `before-${index}`,
-						time: Math.floor((start - (index + 1) * 7000) / 1000) * 1000,
-						visibleAt: start - MINUTE + index * 30_000,
-					});
-				}
-
-				let now = activation;
-				let sequence = 0;
-				for (const planned of plan.steps) {
-					const previous = now;
-					now += planned.advanceMs;
-					let last: WorldRow | undefined;
-					for (const arrival of planned.arrivals) {
-						const visibleAt = Math.round(previous + arrival.writtenAt * (now - previous));
-						const time =
-							arrival.sameSecondAs > 0 && last
-								? last.time
-								: Math.floor((visibleAt - arrival.lateness * overlapMs) / 1000) * 1000;
-						const key = arrival.identical && last?.time === time ? last.key : `row-${sequence++}`;
-						last = { key, time, visibleAt };
-						report.add(last);
-					}
-					if (planned.restart) poller.restart();
-					report.failRead = planned.failRead;
-					await poller.poll(now);
-				}
-				await poller.drain(now);
-
-				// Reports have whole seconds: the start's second counts. A row whose time text can
-				// also name an instant from the start on (an hour that happens twice, a minute
-				// without seconds) may count from the start on; no earlier row ever does.
-				const startSecond = Math.floor(start / 1000) * 1000;
-				const earliestAmbiguous =
-					startSecond - clockShiftMs(zone, start) - (plan.minuteTimes ? MINUTE : 0);
-				const rowsFrom = (from: number) =>
-					counts(report.rows.filter((row) => row.time >= from).map((row) => row.key));
-				const expected = rowsFrom(startSecond);
-				const possible = rowsFrom(earliestAmbiguous);
-				const emitted = counts(poller.emitted);
-				// Rows equal in every field share a key: it is emitted once for each of them.
-				for (const key of new Set(report.rows.map((row) => row.key))) {
-					const times = emitted.get(key) ?? 0;
-					const least = expected.get(key) ?? 0;
-					const most = possible.get(key) ?? 0;
-					expect({ key, times, least, most, ok: times >= least && times <= most }).toEqual({
-						key,
-						times,
-						least,
-						most,
-						ok: true,
-					});
-				}
-				runs++;
-				rowsChecked += report.rows.length;
-			}),
-			{ numRuns: 300 },
-		);
-		expect(runs).toBe(300);
-		expect(rowsChecked).toBeGreaterThan(3000);
-	});
-
+describe('what the trigger remembers', () => {
 	it('remembers only the keys of rows within the overlap window (plus the clock shift) before the cursor', async () => {
 		await fc.assert(
 			fc.asyncProperty(
@@ -554,34 +423,6 @@ describe('what the trigger remembers between polls', () => {
 		expect(poller.state.seen[start + 5_000]).toHaveLength(2_000);
 		expect(await poller.poll(start + 20_000)).toEqual([]);
 	});
-
-	it('goes on from a state stored by an earlier version (each key with its instant): nothing it emitted comes again', async () => {
-		const report = new SimulatedReport(zone);
-		report.add({ key: 'ficha:1', time: start + 1_000, visibleAt: start + 1_000 });
-		report.add({ key: 'ficha:2', time: start + 2_000, visibleAt: start + 2_000 });
-		const stored = {
-			...startState('newFilledForm', null, start),
-			cursor: start + 1_000,
-			seen: { 'ficha:1': start + 1_000 },
-		};
-		// As n8n hands static data back: JSON.
-		const state = resumeState(
-			JSON.parse(JSON.stringify(stored)),
-			'newFilledForm',
-			null,
-			start + 3_000,
-			settings.overlapMs,
-		);
-		expect(state.seen).toEqual({ [start + 1_000]: ['ficha:1'] });
-		const { emit } = await pollReport(
-			state,
-			start + 3_000,
-			settings,
-			report.reader(start + 3_000),
-			identify(zone),
-		);
-		expect(emit.map((row) => row.key)).toEqual(['ficha:2']);
-	});
 });
 
 describe('rows the dialer sends with their numbers as numbers or as text', () => {
@@ -619,79 +460,5 @@ describe('rows the dialer sends with their numbers as numbers or as text', () =>
 		const first = startState('newCallInHistory', null, start);
 		expect(await emitted(first, [[call], [asText], [call]])).toEqual([[call], [], []]);
 		expect(await emitted(first, [[asText], [call], [asText]])).toEqual([[asText], [], []]);
-	});
-
-	/** The state a trigger of a version before 2026-11-27 stored, remembering `keys` at 09:00:05. */
-	function rememberedBeforeUpdate(keys: string[]): CursorState {
-		const stored = {
-			...startState('newCallInHistory', null, start),
-			cursor: start + 10_000,
-			seen: { [start + 5_000]: keys },
-		};
-		const saved = JSON.parse(JSON.stringify(stored)) as CursorState;
-		return resumeState(saved, 'newCallInHistory', null, start + 10_000, settings.overlapMs);
-	}
-
-	it('a keyless row sent as text that the trigger remembered before its update is not emitted again', async () => {
-		// Versions before 2026-11-27 keyed this call `sha256:…`; today's keys start `row-sha256:`.
-		const state = rememberedBeforeUpdate(['sha256:NUYg6WknxjkC9oYipmMSy4']);
-		const next = { ...asText, horario: '2026-11-25 09:00:08' };
-		expect(
-			await emitted(state, [
-				[asText, next],
-				[asText, next],
-			]),
-		).toEqual([[next], []]);
-	});
-
-	it('a trigger that remembers no key of an earlier version never works out the keys rows had then', async () => {
-		const withoutFormerKeys = (row: IDataObject) => ({
-			...identify(row),
-			formerKeys: () => {
-				throw new Error('former keys asked for');
-			},
-		});
-		let state = startState('newCallInHistory', null, start);
-		const next = { ...call, horario: '2026-11-25 09:00:08' };
-		const emits: IDataObject[][] = [];
-		for (const [index, rows] of [[call], [asText, next]].entries()) {
-			const now = start + 10_000 * (index + 1);
-			const result = await pollReport(state, now, settings, async () => rows, withoutFormerKeys);
-			emits.push(result.emit);
-			state = result.state;
-		}
-		expect(emits).toEqual([[call], [next]]);
-	});
-
-	it('a keyless row with a number that the trigger remembered before its update is not emitted again', async () => {
-		// Versions before 2026-11-27 digested numbers as JSON numbers: what they stored for this
-		// call, and for a second one the same in every field.
-		const state = rememberedBeforeUpdate([
-			'sha256:6fQpNVsCBIEXhCGEUymVfR',
-			'sha256:6fQpNVsCBIEXhCGEUymVfR#2',
-		]);
-		const next = { ...call, horario: '2026-11-25 09:00:08' };
-		expect(
-			await emitted(state, [
-				[call, call, next],
-				[call, call, next],
-			]),
-		).toEqual([[next], []]);
-	});
-
-	it('a keyless row with a number that the trigger remembered before its update is not emitted again when the dialer now sends the number as text', async () => {
-		// What versions before 2026-11-27 stored for two calls the same in every field, their
-		// duration sent as a number (see the test above); since the update the dialer sends it as text.
-		const state = rememberedBeforeUpdate([
-			'sha256:6fQpNVsCBIEXhCGEUymVfR',
-			'sha256:6fQpNVsCBIEXhCGEUymVfR#2',
-		]);
-		const next = { ...asText, horario: '2026-11-25 09:00:08' };
-		expect(
-			await emitted(state, [
-				[asText, asText, next],
-				[call, asText, next],
-			]),
-		).toEqual([[next], []]);
 	});
 });

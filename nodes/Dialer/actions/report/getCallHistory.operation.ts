@@ -89,9 +89,17 @@ const whose: INodeProperties[] = [
 	},
 ];
 
+/** One call: its protocol, or what the call was, for a call listed without one. */
 const identity: RowIdentityRule = {
 	keyField: 'protocolo',
-	digestFields: ['horario', 'tipo', 'numero', 'duracao_segundos', 'ramal_agente'],
+	identityFields: [
+		'horario',
+		'tipo',
+		'numero',
+		'duracao_segundos',
+		'desligada_por',
+		'ramal_agente',
+	],
 	timeField: 'horario',
 };
 

@@ -42,9 +42,12 @@ const filters = offerFilters(
 	},
 );
 
+/**
+ * One classification: a call classified again (another time, another result) is a new
+ * classification result, so the protocol alone does not name a row.
+ */
 const identity: RowIdentityRule = {
-	keyField: 'protocolo',
-	digestFields: ['datahora', 'agente', 'numero', 'codigo'],
+	identityFields: ['protocolo', 'datahora', 'resultado', 'agente', 'numero', 'codigo'],
 	timeField: 'datahora',
 };
 

@@ -115,9 +115,10 @@ async function commonFields(
 }
 
 /** The fichas of one form, as items. */
+/** One ficha, whatever its status becomes. */
 const identity: RowIdentityRule = {
 	keyField: 'ficha',
-	digestFields: ['data', 'agente', 'codigo'],
+	identityFields: ['data', 'agente', 'codigo'],
 	timeField: 'data',
 };
 

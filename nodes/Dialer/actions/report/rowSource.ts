@@ -12,31 +12,35 @@ import type { ItemParameters } from '../shared/itemParameters';
 import { limitedItems } from '../shared/limit';
 import { readPeriod } from '../shared/period';
 
-/** How a report's rows are told apart and dated. */
+/**
+ * How a report's rows are told apart and dated: what one new row of the report is (the Dialer
+ * Report Trigger emits each once; docs/report-trigger.md lists them).
+ */
 export interface RowIdentityRule {
 	/**
-	 * Field whose value identifies the row for good (ficha number, call protocol), if the report has
-	 * one.
+	 * Field whose value names the row for good (ficha number, call protocol), if the report has
+	 * one: a row with a value there is that one row, whatever else changes on it later.
 	 */
 	keyField?: string;
 	/**
-	 * Fields that tell the row apart when it has no key field: those fixed when the row is written
-	 * (not a result classified later, nor the range of the read). All fields when not given.
+	 * Fields fixed when the row is written, which tell rows without a key value apart: not a result
+	 * classified later, nor the range of the read. Rows equal in all of them are counted one by one.
 	 */
-	digestFields?: string[];
+	identityFields: string[];
 	/** Field holding the time the row carries. */
 	timeField: string;
 }
 
 /**
- * The records of an answer that are rows: those that carry any field the report dates or tells
- * rows apart by (a call without its time or protocol is still a call). Anything else
+ * The records of an answer that are rows: those that carry a value in any field the report dates
+ * or tells rows apart by (a call without its time or protocol is still a call). Anything else
  * (`{"resultado":null,"total":0}` from an idle dialer) is no row.
  */
 export function rowsCarrying(records: IDataObject[], identity: RowIdentityRule): IDataObject[] {
-	const { timeField, keyField, digestFields = [] } = identity;
-	const fields = [timeField, ...(keyField === undefined ? [] : [keyField]), ...digestFields];
-	const isRow = (record: IDataObject) => fields.some((field) => record[field] !== undefined);
+	const { timeField, keyField, identityFields } = identity;
+	const fields = [timeField, ...(keyField === undefined ? [] : [keyField]), ...identityFields];
+	const isRow = (record: IDataObject) =>
+		fields.some((field) => record[field] !== undefined && record[field] !== null);
 	// A report's answer is usually all rows: the list itself then, not a copy of it.
 	return records.every(isRow) ? records : records.filter(isRow);
 }

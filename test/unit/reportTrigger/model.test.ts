@@ -1,0 +1,624 @@
+/**
+ * The Report Trigger's polls against a reference dialer, for each of the four reports: every new
+ * row is emitted exactly once, whatever order each read lists rows in.
+ *
+ * The reference dialer writes rows over time: on time or late (within the Overlap Window), several
+ * with equal key fields (calls from a withheld number in one second), copies equal in every field,
+ * reclassifications of a call, fichas whose status changes, calls listed first without their
+ * protocol; it sends numbers as numbers or as text and text with spaces around it, read by read;
+ * its times may lack seconds and its filter may read only the minutes of `de`; it lies in zones
+ * with and without clock changes, around them. The trigger polls it with outages, failed reads
+ * and restarts from the state n8n last saved. The model is what the contract says a new row is
+ * (docs/report-trigger.md, "What one new row is"): a truth row is one row, its copies are rows of
+ * their own, and a row whose later fields change is still that row.
+ */
+import fc from 'fast-check';
+import { DateTime } from 'luxon';
+import type { IDataObject } from 'n8n-workflow';
+
+import * as callHistory from '../../../nodes/Dialer/actions/report/getCallHistory.operation';
+import * as classificationResults from '../../../nodes/Dialer/actions/report/getClassificationResults.operation';
+import * as filledForms from '../../../nodes/Dialer/actions/report/getFilledForms.operation';
+import * as inboundCalls from '../../../nodes/Dialer/actions/report/getInboundCalls.operation';
+import type { RowIdentityRule } from '../../../nodes/Dialer/actions/report/rowSource';
+import {
+	clockShiftMs,
+	pollReport,
+	startState,
+	type CursorSettings,
+	type CursorState,
+	type ReadWindow,
+} from '../../../nodes/DialerReportTrigger/cursor';
+import { rowIdentifier } from '../../../nodes/DialerReportTrigger/rowIdentity';
+import { propertyRuns } from '../support/propertyRuns';
+import { clockChanges } from '../support/zones';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+type Report = 'getFP1' | 'getRQ4' | 'getRE2' | 'getHC2';
+
+const RULES: Record<Report, RowIdentityRule> = {
+	getFP1: filledForms.rowSource.identity,
+	getRQ4: classificationResults.rowSource.identity,
+	getRE2: inboundCalls.rowSource.identity,
+	getHC2: callHistory.rowSource.identity,
+};
+
+/** One row as the dialer knows it: its fields change over time, it stays one row. */
+interface TruthRow {
+	/** Rows equal in every field share it: the trigger can only count them. */
+	copyOf: number;
+	/** Epoch ms, a whole second. */
+	time: number;
+	/** When the dialer writes it: from then on reads return it. */
+	writtenAt: number;
+	/** Its fields from each instant on (the time field aside), oldest first. */
+	versions: Array<{ from: number; fields: IDataObject }>;
+}
+
+interface DialerHabits {
+	/** Times without seconds (`dd/mm/yyyy hh:mm`). */
+	minuteTimes: boolean;
+	/** A filter that reads only the minutes of `de`. */
+	deMinutes: boolean;
+}
+
+/** A small seeded generator: each read's order and each value's form come from it. */
+function random(seed: number): () => number {
+	let state = seed >>> 0;
+	return () => {
+		state = (state + 0x6d2b79f5) >>> 0;
+		let t = Math.imul(state ^ (state >>> 15), 1 | state);
+		t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}
+
+/** Fields a dialer may send as a number in one answer and as text in the next. */
+const NUMERIC: Record<Report, string[]> = {
+	getFP1: ['ficha'],
+	getRQ4: ['protocolo', 'codigo'],
+	getRE2: ['tempo_fila', 'tempo_atendimento'],
+	getHC2: ['duracao_segundos', 'desligada_por', 'protocolo'],
+};
+
+const TIME_FIELD: Record<Report, string> = {
+	getFP1: 'data',
+	getRQ4: 'datahora',
+	getRE2: 'data_hora',
+	getHC2: 'horario',
+};
+
+class ReferenceDialer {
+	readonly rows: TruthRow[] = [];
+	/** The next poll's read with this index (0 for its first) answers an error. */
+	failRead: number | undefined;
+	private readonly shuffle: () => number;
+
+	constructor(
+		readonly report: Report,
+		private readonly zone: string,
+		private readonly habits: DialerHabits,
+		seed: number,
+	) {
+		this.shuffle = random(seed);
+	}
+
+	/** Which truth row each listed row stands for. */
+	readonly listedAs = new WeakMap<object, TruthRow>();
+
+	/**
+	 * Writes a row; one equal in every field to another, as listed (times without seconds hide
+	 * the second), is counted with it.
+	 */
+	add(row: Omit<TruthRow, 'copyOf'>, id: number): void {
+		const fields = JSON.stringify(row.versions[0].fields);
+		const copy = this.rows.find(
+			(other) =>
+				this.timeText(other.time) === this.timeText(row.time) &&
+				JSON.stringify(other.versions[0].fields) === fields,
+		);
+		this.rows.push({ ...row, copyOf: copy?.copyOf ?? id });
+	}
+
+	private timeText(time: number): string {
+		const wall = DateTime.fromMillis(time, { zone: this.zone });
+		const seconds = this.habits.minuteTimes ? '' : ':ss';
+		return wall.toFormat(
+			this.report === 'getHC2' ? `yyyy-MM-dd HH:mm${seconds}` : `dd/MM/yyyy HH:mm${seconds}`,
+		);
+	}
+
+	/** A row as one answer lists it: numbers either way, text with spaces around it or not. */
+	private listed(row: TruthRow, now: number, read: ReadWindow): IDataObject {
+		const { fields } = row.versions.filter((version) => version.from <= now).at(-1)!;
+		const sent: IDataObject = { [TIME_FIELD[this.report]]: this.timeText(row.time) };
+		for (const [name, value] of Object.entries(fields)) {
+			const roll = this.shuffle();
+			if (NUMERIC[this.report].includes(name) && value !== '') {
+				sent[name] = roll < 0.5 ? Number(value) : String(value);
+			} else if (typeof value === 'string' && value !== '' && roll < 0.2) {
+				sent[name] = ` ${value} `;
+			} else {
+				sent[name] = value;
+			}
+		}
+		// getHC2 repeats its envelope on every call: the range read changes from read to read.
+		if (this.report === 'getHC2') Object.assign(sent, { de: read.de, ate: read.ate });
+		this.listedAs.set(sent, row);
+		return sent;
+	}
+
+	reader(now: number) {
+		const failRead = this.failRead;
+		this.failRead = undefined;
+		let index = 0;
+		return async (read: ReadWindow): Promise<IDataObject[]> => {
+			if (index++ === failRead) throw new Error('Dialer failed (HTTP 500)');
+			const de = this.habits.deMinutes ? `${read.de.slice(0, 12)}00` : read.de;
+			const answer = this.rows
+				.filter((row) => row.writtenAt <= now)
+				.filter((row) => {
+					const text = DateTime.fromMillis(row.time, { zone: this.zone }).toFormat(
+						'yyyyMMddHHmmss',
+					);
+					return text >= de && text <= read.ate;
+				})
+				.map((row) => this.listed(row, now, read));
+			// The contract names no order: any order, a new one each read.
+			for (let i = answer.length - 1; i > 0; i--) {
+				const j = Math.floor(this.shuffle() * (i + 1));
+				[answer[i], answer[j]] = [answer[j], answer[i]];
+			}
+			return answer;
+		};
+	}
+}
+
+/** What a new row is made of, per report: fields besides the time. */
+function newFields(report: Report, n: number, withheld: boolean, keyless: boolean): IDataObject {
+	const agent = ['ana', 'bruno', 'carla', 'davi'][n % 4];
+	switch (report) {
+		case 'getFP1':
+			return {
+				ficha: String(1000 + n),
+				agente: agent,
+				codigo: String(500 + n),
+				status: 'Pendente',
+				pontos: '12.50',
+			};
+		case 'getRQ4':
+			return {
+				agente: agent,
+				fila: 'Vendas',
+				codigo: String(500 + n),
+				numero: '11933334444',
+				resultado: 'Retornar',
+				protocolo: String(90000 + n),
+				arquivo: `https://dialer.example/rec/${n}.mp3`,
+			};
+		case 'getRE2':
+			return {
+				origem: withheld ? 'Anônimo' : `(11) 9${String(n).padStart(4, '0')}-0000`,
+				roteamento: 'Central',
+				prospect: 'Novo',
+				tipo_destino: 'Fila',
+				destino: 'Suporte',
+				status: 'AT',
+				tempo_fila: n % 30,
+				tempo_atendimento: 60 + (n % 90),
+				agente: agent,
+				resultado: '',
+			};
+		case 'getHC2':
+			return {
+				tipo: n % 2 ? 'Recebida' : 'Gerada',
+				numero: withheld ? 'Anônimo' : `(11) 3${String(n).padStart(3, '0')}-4444`,
+				duracao_segundos: 30 + (n % 200),
+				desligada_por: String(n % 3),
+				protocolo: keyless ? '' : String(202611000 + n),
+				ramal_agente: '1001',
+				total: 1,
+			};
+	}
+}
+
+/** What a later write does to an earlier row, per report. */
+type Relation = 'new' | 'copy' | 'sibling' | 'change';
+
+const arrival = fc.record({
+	/** When the dialer writes it, as a fraction of the time since the last poll. */
+	writtenAt: fc.double({ min: 0, max: 1, noNaN: true }),
+	/** How much earlier than its writing its time is, as a fraction of the Overlap Window. */
+	lateness: fc.oneof(
+		{ weight: 3, arbitrary: fc.constant(0) },
+		{ weight: 2, arbitrary: fc.double({ min: 0, max: 1, noNaN: true }) },
+	),
+	relation: fc.constantFrom<Relation>('new', 'new', 'new', 'copy', 'sibling', 'change'),
+	/** Which earlier row it relates to, counted back from the newest. */
+	back: fc.nat({ max: 4 }),
+	withheld: fc.boolean(),
+	keyless: fc.integer({ min: 0, max: 3 }).map((roll) => roll === 0),
+});
+
+type Arrival = typeof arrival extends fc.Arbitrary<infer A> ? A : never;
+
+const step = fc.record({
+	/** Time until the poll; sometimes an outage of hours. */
+	advanceMs: fc.oneof(
+		{ weight: 12, arbitrary: fc.integer({ min: 1000, max: 3 * MINUTE }) },
+		{ weight: 1, arbitrary: fc.integer({ min: HOUR, max: 26 * HOUR }) },
+	),
+	arrivals: fc.array(arrival, { maxLength: 6 }),
+	failRead: fc.option(fc.nat({ max: 2 }), { freq: 5, nil: undefined }),
+	restart: fc.integer({ min: 0, max: 9 }).map((roll) => roll === 0),
+});
+
+const ZONES = [
+	'UTC',
+	'America/Sao_Paulo',
+	'America/New_York',
+	'America/Santiago',
+	'Europe/Berlin',
+	'Australia/Lord_Howe',
+	'Australia/Sydney',
+	'Pacific/Auckland',
+];
+const CHANGES = new Map(ZONES.map((zone) => [zone, clockChanges(zone)]));
+
+const history = fc.record({
+	report: fc.constantFrom<Report>('getFP1', 'getRQ4', 'getRE2', 'getHC2'),
+	zone: fc.constantFrom(...ZONES),
+	changeIndex: fc.nat(),
+	aroundChangeMs: fc.integer({ min: -4 * HOUR, max: 4 * HOUR }),
+	/** Start From this long before the activation (a backfill), or none. */
+	backfillMs: fc.oneof(fc.constant(0), fc.integer({ min: MINUTE, max: 20 * HOUR })),
+	overlapMinutes: fc.integer({ min: 1, max: 20 }),
+	maxRows: fc.oneof(fc.integer({ min: 1, max: 8 }), fc.constant(1000)),
+	minuteTimes: fc.boolean(),
+	deMinutes: fc.boolean(),
+	seed: fc.integer(),
+	steps: fc.array(step, { minLength: 1, maxLength: 30 }),
+});
+
+/** Writes the planned rows into the dialer: what the history says happened, at what time. */
+function write(
+	dialer: ReferenceDialer,
+	planned: Arrival[],
+	previous: number,
+	now: number,
+	overlapMs: number,
+	next: { n: number },
+): void {
+	for (const plan of planned) {
+		const writtenAt = Math.round(previous + plan.writtenAt * (now - previous));
+		const ownTime = Math.floor((writtenAt - plan.lateness * overlapMs) / 1000) * 1000;
+		const earlier = dialer.rows[dialer.rows.length - 1 - plan.back];
+		const report = dialer.report;
+		const canShareTime = earlier !== undefined && writtenAt - earlier.time <= overlapMs;
+		if (plan.relation === 'change' && earlier) {
+			// A later change to a row already written: it stays that one row.
+			const fields = { ...earlier.versions.at(-1)!.fields };
+			if (report === 'getFP1') fields.status = 'Finalizada';
+			if (report === 'getRE2') fields.resultado = 'Venda';
+			if (report === 'getHC2' && fields.protocolo === '')
+				fields.protocolo = String(303000 + next.n++);
+			if (report === 'getRQ4') fields.arquivo = `${String(fields.arquivo)}?signed=${next.n++}`;
+			earlier.versions.push({ from: Math.max(writtenAt, earlier.writtenAt), fields });
+			continue;
+		}
+		if (
+			plan.relation === 'copy' &&
+			canShareTime &&
+			!(report === 'getFP1') &&
+			!(report === 'getHC2' && earlier.versions[0].fields.protocolo !== '')
+		) {
+			// Another row equal in every field (a ficha or a protocol is never written twice).
+			dialer.add({ time: earlier.time, writtenAt, versions: [earlier.versions[0]] }, next.n++);
+			continue;
+		}
+		if (plan.relation === 'sibling' && earlier && report === 'getRQ4' && ownTime > earlier.time) {
+			// The same call classified again, later and with another result: a new classification.
+			const first = earlier.versions[0].fields;
+			const fields = { ...first, resultado: first.resultado === 'Venda' ? 'Retornar' : 'Venda' };
+			dialer.add({ time: ownTime, writtenAt, versions: [{ from: writtenAt, fields }] }, next.n++);
+			continue;
+		}
+		if (
+			plan.relation === 'sibling' &&
+			canShareTime &&
+			(report === 'getRE2' || report === 'getHC2')
+		) {
+			// Another call like it in the same second, told apart only by who answered it (getRE2,
+			// which has no call ID), or another call of the number in that second (getHC2).
+			const first = earlier.versions[0].fields;
+			const fields =
+				report === 'getRE2'
+					? { ...first, agente: `agente${next.n}` }
+					: {
+							...first,
+							duracao_segundos: Number(first.duracao_segundos) + 1 + (next.n % 5),
+							protocolo: plan.keyless ? '' : String(404000 + next.n),
+						};
+			dialer.add(
+				{ time: earlier.time, writtenAt, versions: [{ from: writtenAt, fields }] },
+				next.n++,
+			);
+			continue;
+		}
+		const fields = newFields(report, next.n, plan.withheld, plan.keyless);
+		dialer.add({ time: ownTime, writtenAt, versions: [{ from: writtenAt, fields }] }, next.n++);
+	}
+}
+
+/**
+ * Polls the way n8n does: the state stays in memory after every successful poll and is saved with
+ * the activation (its first poll) and with each poll that emits; a restart goes on from the saved
+ * one.
+ */
+class Poller {
+	state: CursorState;
+	private saved: CursorState;
+	readonly emitted: IDataObject[] = [];
+	private polls = 0;
+
+	constructor(
+		private readonly dialer: ReferenceDialer,
+		readonly settings: CursorSettings,
+		start: number,
+	) {
+		this.state = startState(dialer.report, null, start);
+		this.saved = this.state;
+	}
+
+	async poll(now: number): Promise<IDataObject[]> {
+		this.polls++;
+		try {
+			const identify = rowIdentifier(RULES[this.dialer.report], this.settings.zone);
+			const result = await pollReport(
+				this.state,
+				now,
+				this.settings,
+				this.dialer.reader(now),
+				identify,
+			);
+			// n8n hands the state back as it stored it: JSON.
+			this.state = JSON.parse(JSON.stringify(result.state)) as CursorState;
+			if (result.emit.length > 0 || this.polls === 1) this.saved = this.state;
+			this.emitted.push(...result.emit);
+			return result.emit;
+		} catch {
+			return [];
+		}
+	}
+
+	restart() {
+		this.state = this.saved;
+	}
+
+	/** Polls once a minute until a poll reads up to now and emits nothing. */
+	async drain(now: number): Promise<void> {
+		let at = now;
+		for (let guard = 0; guard < 5000; guard++) {
+			at += MINUTE;
+			const emitted = await this.poll(at);
+			if (emitted.length === 0 && this.state.cursor >= Math.floor(at / 1000) * 1000) return;
+		}
+		throw new Error('the poller never caught up');
+	}
+}
+
+function countBy<T>(values: T[], key: (value: T) => number): Map<number, number> {
+	const counts = new Map<number, number>();
+	for (const value of values) counts.set(key(value), (counts.get(key(value)) ?? 0) + 1);
+	return counts;
+}
+
+/** Runs one history; returns what went wrong, per row, and how many rows it wrote. */
+async function runHistory(plan: typeof history extends fc.Arbitrary<infer H> ? H : never) {
+	const { zone } = plan;
+	const changes = CHANGES.get(zone)!;
+	const anchor =
+		changes.length > 0 ? changes[plan.changeIndex % changes.length] : Date.UTC(2026, 10, 1, 5);
+	const activation = Math.floor((anchor + plan.aroundChangeMs) / 1000) * 1000 + 137;
+	const start = activation - plan.backfillMs;
+	const overlapMs = plan.overlapMinutes * MINUTE;
+	const dialer = new ReferenceDialer(plan.report, zone, plan, plan.seed);
+	const poller = new Poller(dialer, { zone, overlapMs, maxRows: plan.maxRows }, start);
+	const next = { n: 0 };
+	// Rows from before the start, some written after it: never emitted.
+	write(
+		dialer,
+		Array.from({ length: 4 }, (_, index) => ({
+			writtenAt: index / 4,
+			lateness: 1,
+			relation: 'new' as const,
+			back: 0,
+			withheld: false,
+			keyless: false,
+		})),
+		start - overlapMs / 2,
+		start + overlapMs / 2,
+		overlapMs,
+		next,
+	);
+	let now = activation;
+	for (const planned of plan.steps) {
+		const previous = now;
+		now += planned.advanceMs;
+		write(dialer, planned.arrivals, previous, now, overlapMs, next);
+		if (planned.restart) poller.restart();
+		dialer.failRead = planned.failRead;
+		await poller.poll(now);
+	}
+	await poller.drain(now);
+
+	// Reports have whole seconds: the start's second counts. A row whose time text can also name
+	// an instant from the start on (an hour that happens twice, a minute without seconds) may
+	// count from the start on; no earlier row ever does.
+	const startSecond = Math.floor(start / 1000) * 1000;
+	const earliestAmbiguous =
+		startSecond - clockShiftMs(zone, start) - (plan.minuteTimes ? MINUTE : 0);
+	const least = countBy(
+		dialer.rows.filter((row) => row.time >= startSecond),
+		(row) => row.copyOf,
+	);
+	const most = countBy(
+		dialer.rows.filter((row) => row.time >= earliestAmbiguous),
+		(row) => row.copyOf,
+	);
+	const emitted = countBy(poller.emitted, (listed) => dialer.listedAs.get(listed)!.copyOf);
+	const wrong = [...new Set(dialer.rows.map((row) => row.copyOf))]
+		.map((copyOf) => ({
+			copyOf,
+			emitted: emitted.get(copyOf) ?? 0,
+			least: least.get(copyOf) ?? 0,
+			most: most.get(copyOf) ?? 0,
+		}))
+		.filter((row) => row.emitted < row.least || row.emitted > row.most);
+	return { wrong, rows: dialer.rows.length };
+}
+
+describe('every new row of every report emitted exactly once (reference dialer, generated histories)', () => {
+	it('whatever order each read lists rows in, with late rows, copies, reclassifications, changes, outages, failed reads, restarts and clock changes', async () => {
+		let rows = 0;
+		const runs = propertyRuns(400);
+		await fc.assert(
+			fc.asyncProperty(history, async (plan) => {
+				const result = await runHistory(plan);
+				expect(result.wrong).toEqual([]);
+				rows += result.rows;
+			}),
+			{ numRuns: runs },
+		);
+		expect(rows).toBeGreaterThan(runs * 10);
+	});
+});
+
+describe('cases the reference dialer found, and those reported from outside', () => {
+	const zone = 'America/Sao_Paulo';
+	const settings: CursorSettings = { zone, overlapMs: 10 * MINUTE, maxRows: 1000 };
+	const start = DateTime.fromISO('2026-11-25T09:00:00', { zone }).toMillis();
+
+	/** What each poll emits, polling every 10 s from 09:00:10 while the dialer answers `answers`. */
+	async function emits(report: Report, answers: IDataObject[][]): Promise<IDataObject[][]> {
+		const identify = rowIdentifier(RULES[report], zone);
+		let state = startState(report, null, start);
+		const emitted: IDataObject[][] = [];
+		for (const [index, rows] of answers.entries()) {
+			const now = start + 10_000 * (index + 1);
+			const result = await pollReport(state, now, settings, async () => rows, identify);
+			emitted.push(result.emit);
+			state = JSON.parse(JSON.stringify(result.state)) as CursorState;
+		}
+		return emitted;
+	}
+
+	const withheld = {
+		data_hora: '25/11/2026 09:00:05',
+		origem: 'Anônimo',
+		roteamento: 'Central',
+		prospect: 'Novo',
+		tipo_destino: 'Fila',
+		destino: 'Suporte',
+		status: 'AT',
+		tempo_fila: 4,
+		tempo_atendimento: 80,
+		resultado: '',
+	};
+	const ana = { ...withheld, agente: 'ana' };
+	const bruno = { ...withheld, agente: 'bruno' };
+
+	it('New Inbound Call: a second withheld call of the same second, written later and listed first, is emitted, the first not again', async () => {
+		expect(await emits('getRE2', [[ana], [bruno, ana], [ana, bruno]])).toEqual([
+			[ana],
+			[bruno],
+			[],
+		]);
+	});
+
+	it('New Inbound Call: two calls equal in every field are two calls, however their writing is spread', async () => {
+		expect(await emits('getRE2', [[ana], [ana, ana], [ana, ana]])).toEqual([[ana], [ana], []]);
+		// The result classified after the call changes nothing.
+		const classified = { ...ana, resultado: 'Venda' };
+		expect(
+			await emits('getRE2', [
+				[ana, ana],
+				[classified, ana],
+			]),
+		).toEqual([[ana, ana], []]);
+	});
+
+	const retornar = {
+		datahora: '25/11/2026 09:00:05',
+		agente: 'Ana',
+		fila: 'Vendas',
+		codigo: '881',
+		numero: '11933334444',
+		resultado: 'Retornar',
+		protocolo: '555',
+	};
+	const venda = { ...retornar, datahora: '25/11/2026 09:00:45', resultado: 'Venda' };
+
+	it('New Classification Result: a call classified again later, listed before the first classification, is emitted once, the first not again', async () => {
+		expect(await emits('getRQ4', [[retornar], [venda, retornar], [retornar, venda]])).toEqual([
+			[retornar],
+			[venda],
+			[],
+		]);
+	});
+
+	it('New Classification Result: in a dialer whose times lack seconds, two classifications the same as listed are two', async () => {
+		const coarse = { ...retornar, datahora: '25/11/2026 09:00' };
+		expect(await emits('getRQ4', [[coarse], [coarse, coarse], [coarse, coarse]])).toEqual([
+			[coarse],
+			[coarse],
+			[],
+		]);
+	});
+
+	it('New Filled Form: a ficha whose status changes is emitted once, in whatever order the fichas come', async () => {
+		const pending = { ficha: '7', data: '25/11/2026 09:00:05', agente: 'ana', status: 'Pendente' };
+		const done = { ...pending, status: 'Finalizada' };
+		const other = { ...pending, ficha: 8 };
+		expect(
+			await emits('getFP1', [[pending], [other, done], [done, { ...other, ficha: '8' }]]),
+		).toEqual([[pending], [other], []]);
+	});
+
+	const call = {
+		horario: '2026-11-25 09:00:05',
+		tipo: 'Recebida',
+		numero: '(11) 3333-4444',
+		duracao_segundos: 42,
+		desligada_por: '1',
+		protocolo: '',
+		ramal_agente: '1001',
+	};
+	const withProtocol = { ...call, protocolo: '2026112500042' };
+
+	it('New Call in History: a call listed first without its protocol and then with it is emitted once', async () => {
+		expect(await emits('getHC2', [[call], [withProtocol], [withProtocol]])).toEqual([
+			[call],
+			[],
+			[],
+		]);
+	});
+
+	it('New Call in History: after that, a call the same in every field still without a protocol is another call', async () => {
+		expect(
+			await emits('getHC2', [[call], [withProtocol], [call, withProtocol], [withProtocol, call]]),
+		).toEqual([[call], [], [call], []]);
+	});
+
+	it('New Call in History: numbers as text, text with spaces around it and the range read change nothing', async () => {
+		const sentAsText = {
+			...call,
+			duracao_segundos: '42',
+			numero: ' (11) 3333-4444 ',
+			de: '25/11/2026 08:55',
+		};
+		expect(await emits('getHC2', [[call], [sentAsText], [call]])).toEqual([[call], [], []]);
+	});
+});
