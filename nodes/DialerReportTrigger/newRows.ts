@@ -73,13 +73,13 @@ export function newRows<T>(
 		else keyedNow.set(keyless, [first]);
 	}
 	for (const [keyless, keyed] of keyedNow) {
-		// Copies emitted without a key that this read no longer lists without one: rows now listed
-		// with a key are those, when there are no more of them than of those. Otherwise which are
-		// is unknown, and each is emitted: once too often rather than never.
-		const spare = (remembered.get(keyless) ?? 0) - (listed.get(keyless)?.length ?? 0);
-		for (const { row, identity } of keyed) {
-			if (keyed.length <= spare) renamed.push(identity);
-			else fresh.push({ key: identity.key, row, identity });
+		// Copies emitted without a key that this read no longer lists without one: as many of the
+		// rows now listed with a key are those (which ones is all the same: they were alike), the
+		// rest are new.
+		let spare = (remembered.get(keyless) ?? 0) - (listed.get(keyless)?.length ?? 0);
+		for (const entry of keyed.sort((a, b) => (a.identity.key < b.identity.key ? -1 : 1))) {
+			if (spare-- > 0) renamed.push(entry.identity);
+			else fresh.push({ key: entry.identity.key, ...entry });
 		}
 	}
 	return { fresh, renamed };

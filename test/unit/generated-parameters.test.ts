@@ -1,6 +1,8 @@
 /**
  * Generated parameter values are either sent in the API's exact form or rejected before any
- * request: the dialer never receives a malformed date, range, ID list or number.
+ * request: the dialer never receives a malformed date, range, ID list or number. Each property has
+ * a twin over valid values only, which must all be sent as they were meant: a node refusing
+ * everything fails it.
  */
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
@@ -8,8 +10,9 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { router } from '../../nodes/Dialer/actions/router';
 import { fakeExecuteFunctions } from './support/executeFunctions';
+import { propertyRuns } from './support/propertyRuns';
 
-const RUNS = 1000;
+const RUNS = propertyRuns(300);
 
 /** Runs the node once; returns the form sent, or undefined when it refused before sending. */
 async function sentForm(
@@ -180,5 +183,143 @@ describe('generated parameter values', () => {
 			}),
 			{ numRuns: RUNS },
 		);
+	});
+
+	describe('valid values are sent as meant', () => {
+		it('a whole-number limit of at least 1 returns that many items, at most all', async () => {
+			await fc.assert(
+				fc.asyncProperty(fc.integer({ min: 1, max: 100 }), async (limit) => {
+					const { context } = fakeExecuteFunctions({
+						parameters: {
+							resource: 'batch',
+							operation: 'getMany',
+							returnAll: false,
+							limit,
+							filters: {},
+						},
+						responses: [
+							{ body: { data: { lotes: Array.from({ length: 60 }, (_, id) => ({ id })) } } },
+						],
+					});
+					const [items] = await router.call(context);
+					expect(items).toHaveLength(Math.min(60, limit));
+				}),
+				{ numRuns: RUNS },
+			);
+		});
+
+		const wallClock = fc
+			.date({ min: new Date('2000-01-01'), max: new Date('2099-12-31'), noInvalidDate: true })
+			.map((date) => date.toISOString().slice(0, 19));
+		const digits = (text: string) => text.replace(/\D/g, '');
+
+		it('a custom range of two wall-clock times in order is sent as those times, in any zone', async () => {
+			await fc.assert(
+				fc.asyncProperty(
+					wallClock,
+					wallClock,
+					fc.constantFrom('UTC', 'America/Sao_Paulo', 'Asia/Kolkata', 'Pacific/Auckland'),
+					async (one, other, zone) => {
+						const [start, end] = [one, other].sort();
+						// A time in the hour skipped when clocks go forward names no instant.
+						const exists = [start, end].every(
+							(text) => DateTime.fromISO(text, { zone }).toFormat("yyyy-MM-dd'T'HH:mm:ss") === text,
+						);
+						fc.pre(exists);
+						const form = await sentForm(
+							{
+								resource: 'report',
+								operation: 'getInboundCalls',
+								period: 'custom',
+								start,
+								end,
+								returnAll: true,
+								filters: {},
+							},
+							zone,
+						);
+						expect(form).toEqual({ de: digits(start), ate: digits(end) });
+					},
+				),
+				{ numRuns: RUNS },
+			);
+		});
+
+		it('a ficha ID list of numbers and ranges is sent without its spaces', async () => {
+			const id = fc.integer({ min: 1, max: 99_999 });
+			const part = fc.oneof(
+				id.map(String),
+				fc.tuple(id, id).map(([a, b]) => `${Math.min(a, b)}-${Math.max(a, b)}`),
+			);
+			await fc.assert(
+				fc.asyncProperty(
+					fc.array(part, { minLength: 1, maxLength: 6 }),
+					fc.boolean(),
+					async (parts, spaced) => {
+						const form = await sentForm({
+							resource: 'report',
+							operation: 'getFilledForms',
+							selectBy: 'fichaIds',
+							fichaIds: parts.join(spaced ? ', ' : ','),
+							output: 'items',
+							returnAll: true,
+							filters: {},
+						});
+						expect(form?.fichaId).toBe(parts.join(','));
+					},
+				),
+				{ numRuns: RUNS },
+			);
+		});
+
+		it('queue numbers within their bounds are sent as given', async () => {
+			await fc.assert(
+				fc.asyncProperty(
+					fc.integer({ min: 0, max: 500 }),
+					fc.integer({ min: 1, max: 500 }),
+					fc.integer({ min: 1, max: 500 }),
+					async (maxOverdial, channels, queueSize) => {
+						const form = await sentForm({
+							resource: 'queue',
+							operation: 'create',
+							description: 'Fila',
+							queueOperation: '1',
+							dialingType: 'PRE',
+							overdial: false,
+							maxOverdial,
+							channels,
+							dialerChannel: '1',
+							addLocalAreaCode: false,
+							carrier: '15',
+							additionalFields: { queueSize },
+						});
+						expect(form).toMatchObject({
+							max_overdial: String(maxOverdial),
+							num_canais: String(channels),
+							tamanho_fila: String(queueSize),
+						});
+					},
+				),
+				{ numRuns: RUNS },
+			);
+		});
+
+		it('an audio ID, as a number or as text, is sent as that whole number', async () => {
+			await fc.assert(
+				fc.asyncProperty(
+					fc.integer({ min: 1, max: 2 ** 31 }),
+					fc.boolean(),
+					async (audioId, asText) => {
+						const form = await sentForm({
+							resource: 'audio',
+							operation: 'deactivate',
+							audioId: asText ? String(audioId) : audioId,
+						});
+						expect(form).toEqual({ id: String(audioId) });
+					},
+				),
+				{ numRuns: RUNS },
+			);
+		});
 	});
 });

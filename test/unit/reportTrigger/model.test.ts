@@ -612,6 +612,15 @@ describe('cases the reference dialer found, and those reported from outside', ()
 		).toEqual([[call], [], [call], []]);
 	});
 
+	it('New Call in History: of two calls alike emitted once without a protocol, both then listed with one, one more comes', async () => {
+		const other = { ...call, protocolo: '2026112500043' };
+		expect(await emits('getHC2', [[call], [other, withProtocol], [withProtocol, other]])).toEqual([
+			[call],
+			[other],
+			[],
+		]);
+	});
+
 	it('New Call in History: numbers as text, text with spaces around it and the range read change nothing', async () => {
 		const sentAsText = {
 			...call,
