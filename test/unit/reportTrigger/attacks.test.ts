@@ -245,6 +245,42 @@ describe('bugs: rows emitted twice or never', () => {
 		expect(trigger.counts().x).toBe(1);
 	});
 
+	it('New Call in History: two calls the same in every field, one emitted without its protocol while Max Rows per Poll held the other back, both later with protocols: two emissions in all, not three', async () => {
+		// Found by model.test.ts with PROPERTY_RUNS_SCALE=5 (getHC2, UTC, Max Rows 2, restarts).
+		// X and Y are equal calls of one second. The first poll lists another call Z, X already with
+		// P1 and Y without a protocol; Max Rows per Poll = 2 lets Z and Y through. The next lists X
+		// (P1) and Y (P2): one copy without a protocol was emitted, two come with one, and the
+		// trigger emits both.
+		const dialer = new Dialer(zone);
+		const trigger = new Trigger(dialer, 'getHC2', { ...settings, maxRows: 2 }, nine);
+		const at = nine + 5 * SECOND;
+		const fields = historyCall({ horario: yearFirst(at) });
+		const z = nine + 2 * SECOND;
+		dialer.write(once('z', z, z, historyCall({ horario: yearFirst(z), numero: '(11) 5555-0000' })));
+		dialer.write({
+			id: 'x',
+			at,
+			writtenAt: at,
+			versions: [
+				{ from: at, fields },
+				{ from: nine + 20 * SECOND, fields: { ...fields, protocolo: '2026112500001' } },
+			],
+		});
+		dialer.write({
+			id: 'y',
+			at,
+			writtenAt: nine + 20 * SECOND,
+			versions: [
+				{ from: nine + 20 * SECOND, fields },
+				{ from: nine + 40 * SECOND, fields: { ...fields, protocolo: '2026112500002' } },
+			],
+		});
+		await trigger.pollEvery(nine + 30 * SECOND, nine + 10 * MINUTE, 20 * SECOND);
+		expect(trigger.counts().z).toBe(1);
+		// X and Y are equal but for the protocol: which an item is cannot be told, only how many.
+		expect(trigger.emitted.filter((id) => id !== 'z')).toHaveLength(2);
+	});
+
 	it('New Classification Result: in a dialer writing times without seconds, a third classification the same as two others, written late, is emitted', async () => {
 		// Three classifications equal in every field in the minute 09:00 (at :10, :50 and :55; the
 		// last written 9 min 45 s late, within the 10-min Overlap Window). A read from 09:00:30 lists
