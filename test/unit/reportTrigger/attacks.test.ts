@@ -479,6 +479,25 @@ describe('attacks that held', () => {
 		expect(trigger.emitted).toHaveLength(4);
 	});
 
+	it('New Filled Form: fichas without a readable date (empty, missing, another format) are emitted once over many polls when Max Rows per Poll does not cut', async () => {
+		const dialer = new Dialer(zone);
+		const trigger = new Trigger(dialer, 'getFP1', settings, nine);
+		const dates: Array<string | undefined> = [
+			'',
+			undefined,
+			'25-11-2026 09:07',
+			'2026/11/25 09:09:00',
+		];
+		for (const [n, data] of dates.entries()) {
+			const at = nine + (n + 1) * 2 * MINUTE;
+			const fields: IDataObject = { ficha: String(n), agente: 'ana' };
+			if (data !== undefined) fields.data = data;
+			dialer.write(once(`ficha${n}`, at, at + 3 * MINUTE, fields));
+		}
+		await trigger.pollEvery(nine + 30 * SECOND, nine + 40 * MINUTE, 30 * SECOND);
+		expect(trigger.counts()).toEqual({ ficha0: 1, ficha1: 1, ficha2: 1, ficha3: 1 });
+	});
+
 	it('state saved as JSON goes on; a state of another event or a broken one starts over', () => {
 		const state = startState('newCallInHistory', null, nine);
 		const outcome = absorbRead(
