@@ -154,7 +154,10 @@ export function planRead(
 	now: number,
 	settings: CursorSettings,
 ): ReadWindow | undefined {
-	const from = Math.max(state.start, state.cursor - settings.overlapMs);
+	// From a whole minute: rows alike in a minute a dialer writes without seconds are listed all
+	// together or not at all, so counting them holds.
+	const from =
+		Math.floor(Math.max(state.start, state.cursor - settings.overlapMs) / 60_000) * 60_000;
 	const to = Math.min(wholeSecond(now), state.cursor + MAX_WINDOW_MS);
 	if (to < from) return undefined;
 	return { from, to, ...wallClockRange(from, to, settings.zone) };
@@ -167,13 +170,20 @@ export interface ReadOutcome<T> {
 	full: boolean;
 }
 
-/** Forgets one remembered copy of `key`. */
-function forgetOne(seen: Record<string, string[]>, key: string): void {
-	for (const [instant, keys] of Object.entries(seen)) {
-		const index = keys.indexOf(key);
-		if (index < 0) continue;
-		seen[instant] = keys.filter((_, other) => other !== index);
-		return;
+/** Forgets one remembered copy of each of `keys`, in one pass. */
+function forgetCopies(seen: Record<string, string[]>, keys: string[]): void {
+	const owed = new Map<string, number>();
+	for (const key of keys) owed.set(key, (owed.get(key) ?? 0) + 1);
+	for (const [instant, remembered] of Object.entries(seen)) {
+		if (owed.size === 0) return;
+		if (!remembered.some((key) => owed.has(key))) continue;
+		seen[instant] = remembered.filter((key) => {
+			const count = owed.get(key);
+			if (count === undefined) return true;
+			if (count === 1) owed.delete(key);
+			else owed.set(key, count - 1);
+			return false;
+		});
 	}
 }
 
@@ -190,10 +200,11 @@ export function absorbRead<T>(
 	settings: CursorSettings,
 ): ReadOutcome<T> {
 	const shift = clockShiftMs(settings.zone, read.to);
-	// A row without a readable time is somewhere in this read: remembering it with the read's end
-	// keeps it at least as long as any later read could return it.
+	// A row without a readable time is somewhere in this read: it is placed at the read's start (a
+	// row left over by Max Rows per Poll is read again) and remembered with its end (as long as any
+	// later read could return it).
 	const place = (identity: RowIdentity) => ({
-		time: identity.time ?? read.to,
+		time: identity.time ?? read.from,
 		latest: identity.time === undefined ? read.to : (identity.latest ?? identity.time),
 	});
 	const { fresh, renamed } = newRows(rows, identify, rememberedCounts(state.seen));
@@ -218,7 +229,10 @@ export function absorbRead<T>(
 	}
 	// A row now known by its key no longer counts as a keyless copy: a copy listed without a key
 	// later is another row.
-	for (const { keylessKey } of renamed) forgetOne(seen, keylessKey!);
+	forgetCopies(
+		seen,
+		renamed.map(({ keylessKey }) => keylessKey!()),
+	);
 	const remember = [
 		...taken,
 		...renamed.map((identity) => ({ key: identity.key, ...place(identity) })),

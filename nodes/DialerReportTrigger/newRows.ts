@@ -14,9 +14,9 @@ export interface RowIdentity {
 	unique: boolean;
 	/**
 	 * For a row with a unique key, the key it has without it: a row emitted before it carried its
-	 * protocol is not new when it comes with one.
+	 * protocol is not new when it comes with one. Asked only of rows whose key is new.
 	 */
-	keylessKey?: string;
+	keylessKey?: () => string;
 	/**
 	 * Epoch ms of the time the row carries, the earliest it can name; undefined when it carries none
 	 * that can be read.
@@ -67,7 +67,7 @@ export function newRows<T>(
 	const keyedNow = new Map<string, Array<{ row: T; identity: RowIdentity }>>();
 	for (const [key, [first]] of listed) {
 		if (!first.identity.unique || remembered.has(key)) continue;
-		const keyless = first.identity.keylessKey ?? key;
+		const keyless = first.identity.keylessKey?.() ?? key;
 		const keyed = keyedNow.get(keyless);
 		if (keyed) keyed.push(first);
 		else keyedNow.set(keyless, [first]);

@@ -40,12 +40,14 @@ export function rowKeys(
 	row: IDataObject,
 	rule: RowIdentityRule,
 ): Pick<RowIdentity, 'key' | 'unique' | 'keylessKey'> {
-	// A digest holds no ':', a key field's key always does: the two never meet.
-	const keyless = digest(
-		JSON.stringify(rule.identityFields.map((field) => canonicalValue(row[field]))),
-	);
-	const value = rule.keyField === undefined ? '' : canonicalValue(row[rule.keyField]);
-	if (value === '') return { key: keyless, unique: false };
+	const keyless = () =>
+		digest(JSON.stringify(rule.identityFields.map((field) => canonicalValue(row[field]))));
+	// Only text or a number names a row: a dialer sending false or {} for every row has no key.
+	const sent = rule.keyField === undefined ? undefined : row[rule.keyField];
+	const value = typeof sent === 'string' || typeof sent === 'number' ? canonicalValue(sent) : '';
+	if (value === '') return { key: keyless(), unique: false };
+	// A digest holds no ':', a key field's key always does: the two never meet. The digest of a
+	// row with a key is needed only while that key is new: worked out then.
 	return { key: `${rule.keyField}:${value}`, unique: true, keylessKey: keyless };
 }
 
