@@ -17,6 +17,10 @@ export class Dialer implements INodeType {
 		icon: { light: 'file:../../icons/dialer.svg', dark: 'file:../../icons/dialer.dark.svg' },
 		group: ['transform'],
 		version: 1,
+		// A page, no #anchor: n8n opens this link as it is, but appends ?utm_… after the whole
+		// codex link (.node.json), where an anchor would swallow it and be lost.
+		documentationUrl:
+			'https://github.com/n8n-nodes-dialer/n8n-nodes-dialer/blob/main/docs/dialer-node.md',
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
 		description:
 			'Control a call-center dialer: log agents out or end their pause, read active calls, ' +

@@ -58,6 +58,10 @@ export class DialerReportTrigger implements INodeType {
 		icon: { light: 'file:../../icons/dialer.svg', dark: 'file:../../icons/dialer.dark.svg' },
 		group: ['trigger'],
 		version: 1,
+		// A page, no #anchor: n8n opens this link as it is, but appends ?utm_… after the whole
+		// codex link (.node.json), where an anchor would swallow it and be lost.
+		documentationUrl:
+			'https://github.com/n8n-nodes-dialer/n8n-nodes-dialer/blob/main/docs/report-trigger.md',
 		subtitle: '={{ $parameter["event"] }}',
 		description:
 			'Starts the workflow once for each new filled form, classification, inbound call or call ' +

@@ -44,6 +44,10 @@ export class DialerTrigger implements INodeType {
 		// on (older versions keep accepting, with their notice).
 		version: [1, 1.1, 2],
 		defaultVersion: 2,
+		// A page, no #anchor: n8n opens this link as it is, but appends ?utm_… after the whole
+		// codex link (.node.json), where an anchor would swallow it and be lost.
+		documentationUrl:
+			'https://github.com/n8n-nodes-dialer/n8n-nodes-dialer/blob/main/docs/dialer-trigger.md',
 		subtitle: '={{ ($parameter["events"] || []).join(", ") }}',
 		description:
 			'Starts the workflow when an agent logs in or out, pauses, takes a call or becomes ' +

@@ -97,7 +97,9 @@ describe('what users see of the Dialer Trigger', () => {
 			categories: expect.arrayContaining(['Communication']),
 			resources: {
 				primaryDocumentation: [
-					{ url: 'https://github.com/n8n-nodes-dialer/n8n-nodes-dialer#dialer-trigger' },
+					{
+						url: 'https://github.com/n8n-nodes-dialer/n8n-nodes-dialer/blob/main/docs/dialer-trigger.md',
+					},
 				],
 				credentialDocumentation: [
 					{ url: 'https://github.com/n8n-nodes-dialer/n8n-nodes-dialer#dialer-trigger' },
