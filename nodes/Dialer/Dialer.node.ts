@@ -6,7 +6,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { resourceProperties, router } from './actions/router';
+import { actions, resourceProperties, router } from './actions/router';
+import { namedSubtitle } from './helpers/subtitle';
 import { searchBatches, searchTeams } from './methods/listSearch';
 import { ACTION_TIMEOUT_MS, REPORT_TIMEOUT_MS } from './transport/request';
 
@@ -21,7 +22,8 @@ export class Dialer implements INodeType {
 		// codex link (.node.json), where an anchor would swallow it and be lost.
 		documentationUrl:
 			'https://github.com/n8n-nodes-dialer/n8n-nodes-dialer/blob/main/docs/dialer-node.md',
-		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		// The action as the nodes panel words it: "Get call classification results".
+		subtitle: namedSubtitle('$parameter["resource"] + ":" + $parameter["operation"]', actions),
 		description:
 			'Control a call-center dialer: log agents out or end their pause, read active calls, ' +
 			'create queues, move batches, list teams and batches, deactivate audios, and read reports',

@@ -17,6 +17,7 @@ import {
 } from '../Dialer/actions/recording/files';
 import { forgetCredentials } from '../Dialer/helpers/credentials';
 import { asNodeError } from '../Dialer/actions/router';
+import { namedSubtitle } from '../Dialer/helpers/subtitle';
 import { dialerApiRequest, type ApiFields } from '../Dialer/transport/request';
 import { checkClock, readingAhead, testEventWarnings } from './clockCheck';
 import { pollReport, resumeState, type ReadWindow } from './cursor';
@@ -62,7 +63,7 @@ export class DialerReportTrigger implements INodeType {
 		// codex link (.node.json), where an anchor would swallow it and be lost.
 		documentationUrl:
 			'https://github.com/n8n-nodes-dialer/n8n-nodes-dialer/blob/main/docs/report-trigger.md',
-		subtitle: '={{ $parameter["event"] }}',
+		subtitle: namedSubtitle('$parameter["event"]', REPORT_EVENTS),
 		description:
 			'Starts the workflow once for each new filled form, classification, inbound call or call ' +
 			'in history found in the dialer reports',
