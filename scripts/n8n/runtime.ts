@@ -360,7 +360,7 @@ async function installN8n(rt: N8nRuntime): Promise<void> {
 }
 
 /**
- * Installs what is missing (5 to 13 min cold on 2 cores) and returns the paths; instant when cached. On
+ * Installs what is missing (5 to 14 min cold on 2 cores) and returns the paths; instant when cached. On
  * failure the error names the log file holding npm's output.
  */
 export async function ensureRuntime(
@@ -374,7 +374,7 @@ export async function ensureRuntime(
 	await mkdir(path.dirname(rt.installLog), { recursive: true });
 	await writeFile(rt.installLog, `n8n ${rt.n8nVersion} install, ${new Date().toISOString()}\n`);
 	process.stderr.write(
-		`[n8n ${rt.n8nVersion}] first use: installing Node ${rt.spec.node} and n8n ${rt.n8nVersion} into ${rt.cacheDir} (once; 5 to 13 min on 2 cores)\n`,
+		`[n8n ${rt.n8nVersion}] first use: installing Node ${rt.spec.node} and n8n ${rt.n8nVersion} into ${rt.cacheDir} (once; 5 to 14 min on 2 cores)\n`,
 	);
 	try {
 		await ensurePart(rt, rt.nodePrefix, () =>
