@@ -36,6 +36,7 @@ import { runBulk } from './scenarios/bulk';
 import { envFlags, flagValue } from './lib/args';
 import { runBurstScenario, type BurstOptions, type BurstResult } from './scenarios/burst';
 import { runBurstQueueScenario, type BurstQueueOptions } from './scenarios/burstQueue';
+import { runBurstSettingsScenario, type BurstSettingsOptions } from './scenarios/burstSettings';
 import { runRefusedFloodScenario, type RefusedFloodOptions } from './scenarios/refusedFlood';
 import {
 	deliveryCost,
@@ -83,6 +84,8 @@ interface Plan {
 	burst: Omit<BurstOptions, 'env'>;
 	/** Queue-mode bursts; none in quick mode (no PostgreSQL and Redis for a smoke run). */
 	burstQueue?: Omit<BurstQueueOptions, 'env'>;
+	/** Six fresh n8n, one per setting: none in quick mode unless asked for with --only. */
+	burstSettings?: Omit<BurstSettingsOptions, 'env'>;
 	refusedFlood: Omit<RefusedFloodOptions, 'env'>;
 }
 
@@ -118,6 +121,8 @@ const FULL: Plan = {
 	burst: { deliveries: 1_000, levels: [50, 100, 150, 200], runs: 3, save: 'all' },
 	// From the level single mode holds with the recommended settings (about 5 min for all three).
 	burstQueue: { deliveries: 1_000, levels: [150, 200, 300], runs: 3 },
+	// The level n8n's defaults already lose at, and the largest the recommended setting held.
+	burstSettings: { deliveries: 1_000, levels: [150, 600], runs: 3 },
 	refusedFlood: { deliveries: 1_000, inFlight: 50, runs: 3 },
 };
 
@@ -193,6 +198,7 @@ function parseArgs(argv: string[]): Args {
 		save: (value('--save') ?? base.burst.save) as BurstOptions['save'],
 	};
 	const burstQueue = narrowed(FULL.burstQueue!);
+	const burstSettings = narrowed(FULL.burstSettings!);
 	return {
 		plan: {
 			...base,
@@ -200,6 +206,7 @@ function parseArgs(argv: string[]): Args {
 			// --files 50: fewer recordings for a first measurement.
 			recordings: { ...base.recordings, files: Number(value('--files') ?? base.recordings.files) },
 			...(only === 'burst-queue' ? { burstQueue } : {}),
+			...(only === 'burst-settings' || !quick ? { burstSettings } : {}),
 		},
 		outDir,
 		build: !argv.includes('--no-build'),
@@ -441,6 +448,8 @@ const MEASURE: { [Name in SectionName]: (context: Context) => Promise<SectionRes
 		}
 		return bursts;
 	},
+	'burst-settings': ({ sim, secret, plan, env }) =>
+		runBurstSettingsScenario(sim, secret, { ...plan.burstSettings!, env }),
 	'burst-queue': ({ sim, secret, plan, env }) => {
 		const settings = { ...RECOMMENDED_N8N_SETTINGS, ...env };
 		log(`shift-start bursts in queue mode, n8n settings ${JSON.stringify(settings)}`);
@@ -510,7 +519,11 @@ async function main(): Promise<void> {
 	}
 	const sections = only
 		? [only]
-		: SECTIONS.filter((name) => name !== 'burst-queue' || plan.burstQueue);
+		: SECTIONS.filter(
+				(name) =>
+					(name !== 'burst-queue' || plan.burstQueue) &&
+					(name !== 'burst-settings' || plan.burstSettings),
+			);
 	log(
 		`${plan.quick ? 'quick' : 'full'} run of ${sections.join(', ')}, load average ${os
 			.loadavg()

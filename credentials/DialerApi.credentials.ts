@@ -38,6 +38,13 @@ export class DialerApi implements ICredentialType {
 			description:
 				'Scheme, host and, when the server uses one, port of your dialer server. No path: the ' +
 				'path segment is set below.',
+			// n8n's Test shows only the network error's code when no answer comes back (its rules
+			// apply to HTTP answers alone): what each code means sits where the user fixes it.
+			hint:
+				'If Test shows only a code: ECONNREFUSED, nothing accepts connections at this host and ' +
+				'port (check the port, https:// or http://, a firewall); ENOTFOUND or EAI_AGAIN, the ' +
+				"host name does not resolve from n8n's machine; ETIMEDOUT or EHOSTUNREACH, n8n cannot " +
+				'reach the host (firewall, VPN)',
 		},
 		{
 			displayName: 'Path Segment',

@@ -2,6 +2,7 @@
 import type { BulkResult } from '../scenarios/bulk';
 import type { BurstResult } from '../scenarios/burst';
 import { DEPLOYMENT_NAMES, type BurstQueueResult } from '../scenarios/burstQueue';
+import type { BurstSettingsResult } from '../scenarios/burstSettings';
 import type { BurstRun, DeliveryCost, RatePoint } from '../scenarios/events';
 import type { CurvePoint, ReportResult } from '../scenarios/reports';
 import { recordingsSection } from './recordings';
@@ -312,6 +313,33 @@ export function burstSection(burst: BurstResult): string[] {
 	];
 }
 
+/** n8n's expression-engine settings side by side; also printed alone by `--only burst-settings`. */
+export function burstSettingsSection(result: BurstSettingsResult): string[] {
+	const extra = Object.entries(result.env).map(([name, value]) => `\`${name}=${value}\``);
+	// A level where every delivery was lost leaves no execution to time.
+	const cell = (s: Summary, unit: (v: number) => string) =>
+		Number.isFinite(s.median) ? spread(s, unit) : '–';
+	const env = (settings: Record<string, string>) =>
+		Object.entries(settings)
+			.map(([name, value]) => `\`${name}=${value}\``)
+			.join(', ') || 'none';
+	return [
+		"## 4b. Shift-start bursts, n8n's expression-engine settings side by side",
+		'',
+		`The Dialer Trigger with the live alerts example behind it (\`examples/live-pause-alerts-to-file.json\`: every event updates the agents' data table, a pause with a maximum waits for it), ${result.deliveries.toLocaleString('en-US')} deliveries over the 7 event kinds, the client giving up after the dialer’s 5 s (lost). Each configuration in its own fresh n8n, one after another in one run, with \`N8N_METRICS=true\` (the event-loop delay is n8n's own, from the burst's start until its executions settled)${extra.length ? ` and ${extra.join(', ')}` : ''}; ${result.runs} run${result.runs > 1 ? 's' : ''} per level, median (min–max). Executions: those the burst started; their duration counts the finished ones (a pause's wait for its maximum parks its execution). n8n calls lazy acquisition experimental and the legacy engine less secure and soon deprecated.`,
+		'',
+		'| In flight | Settings | n8n settings | Lost (>5 s) | Longest answer | Events/s | Execution p50 | Execution p99 | Event-loop delay p99 | Event-loop delay max |',
+		'|---|---|---|---|---|---|---|---|---|---|',
+		...[...result.points]
+			.sort((a, b) => a.inFlight - b.inFlight)
+			.map(
+				(p) =>
+					`| ${p.inFlight} | ${p.settings} | ${env(p.env)} | ${count(p.lost)} | ${spread(p.maxMs, ms)} | ${spread(p.eventsPerSecond, (v) => v.toFixed(1))} | ${cell(p.executionP50Ms, ms)} | ${cell(p.executionP99Ms, ms)} | ${cell(p.loopDelayP99Ms, ms)} | ${cell(p.loopDelayMaxMs, ms)} |`,
+			),
+		'',
+	];
+}
+
 /** Queue-mode bursts against single mode; also printed alone by `npm run bench -- --only burst-queue`. */
 export function burstQueueSection(result: BurstQueueResult): string[] {
 	const settings = Object.entries(result.env).map(([name, value]) => `\`${name}=${value}\``);
@@ -391,6 +419,7 @@ const TABLES: { [Name in SectionName]: (result: SectionResults[Name]) => string[
 	bulk: bulkSection,
 	events: eventsSection,
 	burst: (bursts) => bursts.flatMap(burstSection),
+	'burst-settings': burstSettingsSection,
 	'burst-queue': burstQueueSection,
 	'refused-flood': refusedFloodSection,
 };

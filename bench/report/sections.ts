@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { BulkResult } from '../scenarios/bulk';
 import type { BurstResult } from '../scenarios/burst';
 import type { BurstQueueResult } from '../scenarios/burstQueue';
+import type { BurstSettingsResult } from '../scenarios/burstSettings';
 import type { BurstRun, DeliveryCost, RatePoint } from '../scenarios/events';
 import type { CurvePoint, ReportResult } from '../scenarios/reports';
 import type { RecordingsResult } from '../scenarios/recordings';
@@ -64,6 +65,8 @@ export interface SectionResults {
 	events: EventsResult;
 	/** One per n8n configuration. */
 	burst: BurstResult[];
+	/** n8n's expression-engine settings side by side, the live alerts example behind the trigger. */
+	'burst-settings': BurstSettingsResult;
 	'burst-queue': BurstQueueResult;
 	'refused-flood': RefusedFloodResult;
 }
@@ -79,6 +82,7 @@ export const SECTIONS: SectionName[] = [
 	'bulk',
 	'events',
 	'burst',
+	'burst-settings',
 	'burst-queue',
 	'refused-flood',
 ];

@@ -114,7 +114,10 @@ export async function createReceiver(
  * After a burst n8n may answer 503 "Database is not ready!" for a while: its SQLite ping
  * (`SELECT 1`, 5 s timeout) waited behind the burst's queries. Retried until it recovers.
  */
-async function whenDatabaseReady<T>(call: () => Promise<T>, timeoutMs = 120_000): Promise<T> {
+export async function whenDatabaseReady<T>(
+	call: () => Promise<T>,
+	timeoutMs = 120_000,
+): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		try {
@@ -145,7 +148,7 @@ export interface Acks {
 
 const accepted = (d: Delivery) => d.status !== undefined && d.status >= 200 && d.status < 300;
 
-function acks(deliveries: Delivery[]): Acks {
+export function acks(deliveries: Delivery[]): Acks {
 	const ms = deliveries.map((delivery) => delivery.ms);
 	return {
 		outcomes: countBy(deliveries, deliveryOutcome),

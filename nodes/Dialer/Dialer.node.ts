@@ -6,7 +6,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { resourceProperties, router } from './actions/router';
+import { actions, resourceProperties, router } from './actions/router';
+import { namedSubtitle } from './helpers/subtitle';
 import { searchBatches, searchTeams } from './methods/listSearch';
 import { ACTION_TIMEOUT_MS, REPORT_TIMEOUT_MS } from './transport/request';
 
@@ -17,7 +18,12 @@ export class Dialer implements INodeType {
 		icon: { light: 'file:../../icons/dialer.svg', dark: 'file:../../icons/dialer.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		// A page, no #anchor: n8n opens this link as it is, but appends ?utm_… after the whole
+		// codex link (.node.json), where an anchor would swallow it and be lost.
+		documentationUrl:
+			'https://github.com/n8n-nodes-dialer/n8n-nodes-dialer/blob/main/docs/dialer-node.md',
+		// The action as the nodes panel words it: "Get call classification results".
+		subtitle: namedSubtitle('$parameter["resource"] + ":" + $parameter["operation"]', actions),
 		description:
 			'Control a call-center dialer: log agents out or end their pause, read active calls, ' +
 			'create queues, move batches, list teams and batches, deactivate audios, and read reports',

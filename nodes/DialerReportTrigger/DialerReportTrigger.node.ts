@@ -17,6 +17,7 @@ import {
 } from '../Dialer/actions/recording/files';
 import { forgetCredentials } from '../Dialer/helpers/credentials';
 import { asNodeError } from '../Dialer/actions/router';
+import { namedSubtitle } from '../Dialer/helpers/subtitle';
 import { dialerApiRequest, type ApiFields } from '../Dialer/transport/request';
 import { checkClock, readingAhead, testEventWarnings } from './clockCheck';
 import { pollReport, resumeState, type ReadWindow } from './cursor';
@@ -58,7 +59,11 @@ export class DialerReportTrigger implements INodeType {
 		icon: { light: 'file:../../icons/dialer.svg', dark: 'file:../../icons/dialer.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{ $parameter["event"] }}',
+		// A page, no #anchor: n8n opens this link as it is, but appends ?utm_… after the whole
+		// codex link (.node.json), where an anchor would swallow it and be lost.
+		documentationUrl:
+			'https://github.com/n8n-nodes-dialer/n8n-nodes-dialer/blob/main/docs/report-trigger.md',
+		subtitle: namedSubtitle('$parameter["event"]', REPORT_EVENTS),
 		description:
 			'Starts the workflow once for each new filled form, classification, inbound call or call ' +
 			'in history found in the dialer reports',

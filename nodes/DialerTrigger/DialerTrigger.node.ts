@@ -16,8 +16,9 @@ import {
 	readAllowedRanges,
 	requiresSecret,
 } from './access';
+import { countedSubtitle } from '../Dialer/helpers/subtitle';
 import { isAddressAllowed } from './addresses';
-import { checkPayload, isKnownEventCode } from './events';
+import { AGENT_EVENTS, checkPayload, isKnownEventCode } from './events';
 import { freshnessProblem, limitSeconds } from './freshness';
 import { buildEventItem } from './output';
 import { triggerProperties } from './properties';
@@ -44,7 +45,11 @@ export class DialerTrigger implements INodeType {
 		// on (older versions keep accepting, with their notice).
 		version: [1, 1.1, 2],
 		defaultVersion: 2,
-		subtitle: '={{ ($parameter["events"] || []).join(", ") }}',
+		// A page, no #anchor: n8n opens this link as it is, but appends ?utm_… after the whole
+		// codex link (.node.json), where an anchor would swallow it and be lost.
+		documentationUrl:
+			'https://github.com/n8n-nodes-dialer/n8n-nodes-dialer/blob/main/docs/dialer-trigger.md',
+		subtitle: countedSubtitle('events', AGENT_EVENTS, 'events'),
 		description:
 			'Starts the workflow when an agent logs in or out, pauses, takes a call or becomes ' +
 			'available in the dialer',

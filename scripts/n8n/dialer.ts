@@ -23,9 +23,10 @@ export const TRIGGER_TYPE = 'n8n-nodes-dialer.dialerTrigger';
  */
 export const TRIGGER_VERSION = 2;
 /**
- * The n8n setting docs/capacity.md recommends for the Dialer Trigger: n8n then builds an expression
- * isolate only for an expression, and the trigger's webhook evaluates none. With n8n's defaults
- * every call to the trigger waits for a fresh isolate, and bursts lose events.
+ * The n8n setting docs/capacity.md measured to keep bursts whole (n8n labels it experimental): n8n
+ * then builds an expression isolate only for an expression, and the trigger's webhook evaluates
+ * none. With n8n's defaults every call to the trigger waits for a fresh isolate, and bursts lose
+ * events.
  */
 export const RECOMMENDED_N8N_SETTINGS: Readonly<Record<string, string>> = {
 	N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true',

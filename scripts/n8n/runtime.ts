@@ -11,7 +11,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -175,18 +175,61 @@ export function isAlive(pid: number): boolean {
 
 const seconds = (since: number) => `${Math.round((Date.now() - since) / 1000)} s`;
 
-/** One line per step: `[n8n <version>] installing n8n … done in 182 s`. */
-async function step<T>(rt: N8nRuntime, label: string, work: () => Promise<T>): Promise<T> {
+const PROGRESS_EVERY_MS = 10_000;
+
+/**
+ * One line per step: `[n8n <version>] installing n8n … done in 182 s`. A step takes minutes on a
+ * busy machine, so meanwhile it shows its elapsed time (and `progress()`, what it has done so far)
+ * every 10 s: on a terminal in its own line, rewritten; elsewhere (a log, CI) a line each time.
+ */
+export async function step<T>(
+	rt: N8nRuntime,
+	label: string,
+	work: () => Promise<T>,
+	progress?: () => Promise<string>,
+): Promise<T> {
 	const started = Date.now();
-	process.stderr.write(`[n8n ${rt.n8nVersion}] ${label} … `);
+	const line = `[n8n ${rt.n8nVersion}] ${label} …`;
+	const terminal = process.stderr.isTTY === true;
+	let finished = false;
+	const show = (text: string) => {
+		if (finished) return;
+		process.stderr.write(terminal ? `\r\x1b[K${line} ${text}` : `${line} ${text}\n`);
+	};
+	process.stderr.write(terminal ? line : `${line}\n`);
+	const ticker = setInterval(() => {
+		void (progress?.() ?? Promise.resolve(''))
+			.catch(() => '')
+			.then((done) => show(done ? `${seconds(started)}, ${done}` : seconds(started)));
+	}, PROGRESS_EVERY_MS);
+	const end = (text: string) => {
+		finished = true;
+		clearInterval(ticker);
+		process.stderr.write(terminal ? `\r\x1b[K${line} ${text}\n` : `${line} ${text}\n`);
+	};
 	try {
 		const result = await work();
-		process.stderr.write(`done in ${seconds(started)}\n`);
+		end(`done in ${seconds(started)}`);
 		return result;
 	} catch (error) {
-		process.stderr.write(`failed after ${seconds(started)}\n`);
+		end(`failed after ${seconds(started)}`);
 		throw error;
 	}
+}
+
+/** How many packages npm has put in `nodeModules` so far (a scope's packages each count). */
+async function packagesIn(nodeModules: string): Promise<number> {
+	const entries = await readdir(nodeModules).catch(() => [] as string[]);
+	const counts = await Promise.all(
+		entries
+			.filter((entry) => !entry.startsWith('.'))
+			.map(async (entry) =>
+				entry.startsWith('@')
+					? (await readdir(path.join(nodeModules, entry)).catch(() => [])).length
+					: 1,
+			),
+	);
+	return counts.reduce((sum, count) => sum + count, 0);
 }
 
 /** mkdir is atomic, so it doubles as a lock; a lock left by a dead process is taken over. */
@@ -287,12 +330,20 @@ async function installN8n(rt: N8nRuntime): Promise<void> {
 	const log = rt.installLog;
 	// Several optional native modules download binaries from outside the registry; skip all
 	// install scripts and build only the two modules n8n needs. `npm ci` fails here.
-	await step(rt, 'installing n8n with npm (about 2,000 packages)', () =>
-		run('npm', ['install', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund'], {
-			cwd,
-			env,
-			log,
-		}),
+	// npm first works out the whole tree (nothing on disk yet), then puts the packages in place.
+	await step(
+		rt,
+		'installing n8n with npm (about 2,000 packages)',
+		() =>
+			run('npm', ['install', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund'], {
+				cwd,
+				env,
+				log,
+			}),
+		async () => {
+			const count = await packagesIn(path.join(cwd, 'node_modules'));
+			return count === 0 ? 'resolving the dependency tree' : `${count} packages in place`;
+		},
 	);
 	await step(rt, `building sqlite3 and isolated-vm for Node ${rt.spec.node}`, async () => {
 		await run('npm', ['rebuild', '--ignore-scripts=false', 'sqlite3', 'isolated-vm'], {
@@ -309,7 +360,7 @@ async function installN8n(rt: N8nRuntime): Promise<void> {
 }
 
 /**
- * Installs what is missing (about 5 min cold on 2 cores) and returns the paths; instant when cached. On
+ * Installs what is missing (5 to 14 min cold on 2 cores) and returns the paths; instant when cached. On
  * failure the error names the log file holding npm's output.
  */
 export async function ensureRuntime(
@@ -323,7 +374,7 @@ export async function ensureRuntime(
 	await mkdir(path.dirname(rt.installLog), { recursive: true });
 	await writeFile(rt.installLog, `n8n ${rt.n8nVersion} install, ${new Date().toISOString()}\n`);
 	process.stderr.write(
-		`[n8n ${rt.n8nVersion}] first use: installing Node ${rt.spec.node} and n8n ${rt.n8nVersion} into ${rt.cacheDir} (once; about 5 min)\n`,
+		`[n8n ${rt.n8nVersion}] first use: installing Node ${rt.spec.node} and n8n ${rt.n8nVersion} into ${rt.cacheDir} (once; 5 to 14 min on 2 cores)\n`,
 	);
 	try {
 		await ensurePart(rt, rt.nodePrefix, () =>

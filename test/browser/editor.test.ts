@@ -111,6 +111,13 @@ async function expectIcons(page: Page, file: string, count: number): Promise<voi
 	expect(await page.locator(selector).count()).toBe(count);
 }
 
+/** What the canvas shows under each node's name, node by node (n8n's `_subtitle_…` element). */
+async function canvasSubtitles(page: Page): Promise<string[]> {
+	const subtitles = page.locator('[data-test-id="canvas-node"] [class^="_subtitle_"]');
+	await subtitles.first().waitFor();
+	return (await subtitles.allTextContents()).map((text) => text.trim());
+}
+
 describe('the nodes in the n8n editor (Chromium)', () => {
 	let api: N8nApi;
 	let simulator: DialerSimulator;
@@ -235,6 +242,7 @@ describe('the nodes in the n8n editor (Chromium)', () => {
 			},
 		]);
 		await openWorkflow(page, workflow.id);
+		expect(await canvasSubtitles(page)).toEqual(['2 events']);
 		await openNode(page, 'Dialer Trigger');
 		await expectParameters(page, trigger, {});
 		// The URL to paste into the dialer console: the production one, shown on request.
@@ -302,6 +310,11 @@ describe('the nodes in the n8n editor (Chromium)', () => {
 			await openWorkflow(page, workflow.id);
 			await expectIcons(page, 'dialer.dark.svg', 2);
 			await expectIcons(page, 'dialer.svg', 0);
+			// What was picked, in words, as n8n's editor evaluates the subtitle expressions.
+			expect((await canvasSubtitles(page)).sort()).toEqual([
+				'Agent Logged In',
+				'Get the active call of an extension',
+			]);
 		} finally {
 			await dark.close();
 			page = previous;

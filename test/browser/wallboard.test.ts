@@ -183,6 +183,30 @@ describe('the supervisor wallboard in Chromium (examples/supervisor-wallboard.js
 		expect(await data(`Bearer ${signedKey(KEY_SECRET, inAnHour)}`)).toBe(200);
 	});
 
+	it("shows the workflow's time from the first paint, before any data arrive", async () => {
+		const context = await browser.newContext({ timezoneId: 'UTC' });
+		try {
+			// The data never come: what shows is the page's own first paint.
+			await context.route(
+				(target) => target.href.startsWith(dataUrl),
+				() => undefined,
+			);
+			await context.route(
+				(target) => target.origin !== new URL(url).origin,
+				(route) => route.abort(),
+			);
+			const first = await context.newPage();
+			const withLogin = new URL(url);
+			[withLogin.username, withLogin.password] = [LOGIN.user, LOGIN.password];
+			await first.goto(withLogin.href);
+			expect([timeOfDay(Date.now() - 60_000), timeOfDay(Date.now())]).toContain(
+				await first.locator('#clock').textContent(),
+			);
+		} finally {
+			await context.close();
+		}
+	});
+
 	it("shows each agent's state, the totals, and times in the workflow's timezone", async () => {
 		const states = Object.fromEntries(
 			await Promise.all(

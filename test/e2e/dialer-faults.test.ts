@@ -101,7 +101,9 @@ describe('each fault class becomes a clear error', () => {
 		dialer.sim.faults.add({ kind: 'latency', latencyMs: 3000, operation: 'getTime', times: 1 });
 		const { error } = await dialer.run({ ...listTeams, options: { timeout: 500 } });
 		expect(error).toMatch(/Dialer getTime failed: no answer in time/);
-		expect(error).toMatch(/did not answer in time/);
+		expect(error).toMatch(
+			/No answer in time from http:\/\/127\.0\.0\.1:\d+, the credential's Base URL/,
+		);
 	});
 
 	it('latency within the timeout is only slower', async () => {
@@ -112,11 +114,11 @@ describe('each fault class becomes a clear error', () => {
 	});
 
 	it('a refused connection', async () => {
-		const nowhere = await dialer.createCredential({
-			baseUrl: `http://127.0.0.1:${await closedPort()}`,
-		});
+		const baseUrl = `http://127.0.0.1:${await closedPort()}`;
+		const nowhere = await dialer.createCredential({ baseUrl });
 		const { error } = await dialer.run(listTeams, { credential: nowhere });
 		expect(error).toMatch(/Dialer getTime failed: connection refused/);
+		expect(error).toContain(`Nothing accepts connections at ${baseUrl}, the credential's Base URL`);
 		expect(error).toMatch(/host and the port/);
 	});
 

@@ -1,13 +1,18 @@
 /**
  * The documentation's links lead somewhere: README.md, docs/ and the other project pages link
  * only to files and headings that exist, README names only files that exist, n8n's documentation
- * links of the nodes and the credential land on a README section, and README stays a page users
+ * links of the nodes open each node's page and the credential's its README section, and README stays a page users
  * read to the end (about 400 lines, table cells a screen wide).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
+import type { INodeTypeDescription } from 'n8n-workflow';
+
 import { DialerApi } from '../../credentials/DialerApi.credentials';
+import { Dialer } from '../../nodes/Dialer/Dialer.node';
+import { DialerReportTrigger } from '../../nodes/DialerReportTrigger/DialerReportTrigger.node';
+import { DialerTrigger } from '../../nodes/DialerTrigger/DialerTrigger.node';
 import {
 	ROOT,
 	brokenLink,
@@ -81,22 +86,74 @@ describe('README.md', () => {
 	});
 });
 
-describe("n8n's documentation links", () => {
-	const codexUrls = readdirSync(path.join(ROOT, 'nodes'), { recursive: true })
-		.map(String)
-		.filter((file) => file.endsWith('.node.json'))
-		.flatMap((file) => {
-			const codex = JSON.parse(readFileSync(path.join(ROOT, 'nodes', file), 'utf8')) as {
-				resources: Record<string, Array<{ url: string }>>;
-			};
-			return Object.values(codex.resources).flatMap((links) => links.map(({ url }) => [file, url]));
-		});
+/** The link the editor's node panel opens, built as n8n 1.123 and 2.41 build it (useNodeDocsUrl). */
+function editorNodeDocsLink(description: INodeTypeDescription, codex: Codex): string {
+	if (description.documentationUrl?.startsWith('http')) return description.documentationUrl;
+	const utm = new URLSearchParams({
+		utm_source: 'n8n_app',
+		utm_medium: 'node_settings_modal-credential_link',
+		utm_campaign: `n8n-nodes-dialer.${description.name}`,
+	});
+	return `${codex.resources.primaryDocumentation[0].url}?${utm.toString()}`;
+}
 
-	it.each([['the credential', new DialerApi().documentationUrl], ...codexUrls])(
-		'%s: %s lands on a README section',
-		(_, url) => {
-			expect(repositoryPath(url)).toMatch(/^README\.md#/);
-			expect(brokenLink('README.md', url)).toBeUndefined();
+interface Codex {
+	resources: Record<string, Array<{ url: string }>>;
+}
+
+const readCodex = (file: string): Codex =>
+	JSON.parse(readFileSync(path.join(ROOT, 'nodes', file), 'utf8')) as Codex;
+
+/** What a browser opens for `link`: its page and its anchor, the query set aside. */
+function landing(link: string): string {
+	const url = new URL(link);
+	return `${url.origin}${url.pathname}${url.hash}`;
+}
+
+describe("n8n's documentation links", () => {
+	const nodes: Array<[string, INodeTypeDescription, string]> = [
+		['Dialer', new Dialer().description, 'Dialer/Dialer.node.json'],
+		['Dialer Trigger', new DialerTrigger().description, 'DialerTrigger/DialerTrigger.node.json'],
+		[
+			'Dialer Report Trigger',
+			new DialerReportTrigger().description,
+			'DialerReportTrigger/DialerReportTrigger.node.json',
+		],
+	];
+
+	it.each(nodes)("the %s panel's docs link opens its page", (_, description, codexFile) => {
+		const link = editorNodeDocsLink(description, readCodex(codexFile));
+		expect(repositoryPath(landing(link))).toMatch(/^docs\/[a-z-]+\.md$/);
+		expect(brokenLink('README.md', landing(link))).toBeUndefined();
+	});
+
+	// Without documentationUrl n8n would use the codex link with its query after it: the codex
+	// link lands on the same page even so.
+	it.each(nodes)(
+		"the %s codex link still opens its page with n8n's query appended",
+		(_, description, codexFile) => {
+			const withoutOwnLink = { ...description, documentationUrl: undefined };
+			const link = editorNodeDocsLink(withoutOwnLink, readCodex(codexFile));
+			expect(landing(link)).toBe(description.documentationUrl);
 		},
 	);
+
+	// n8n's credential panel opens a link outside docs.n8n.io unchanged: the anchor is kept.
+	it('the credential panel opens the README section Credentials', () => {
+		const link = new DialerApi().documentationUrl;
+		expect(repositoryPath(link)).toBe('README.md#credentials');
+		expect(brokenLink('README.md', link)).toBeUndefined();
+	});
+
+	const credentialLinks = readdirSync(path.join(ROOT, 'nodes'), { recursive: true })
+		.map(String)
+		.filter((file) => file.endsWith('.node.json'))
+		.flatMap((file) =>
+			(readCodex(file).resources.credentialDocumentation ?? []).map(({ url }) => [file, url]),
+		);
+
+	it.each(credentialLinks)('%s: the credential link %s lands on a README section', (_, url) => {
+		expect(repositoryPath(url)).toMatch(/^README\.md#/);
+		expect(brokenLink('README.md', url)).toBeUndefined();
+	});
 });

@@ -126,6 +126,14 @@ export const resourceProperties: INodeProperties[] = [
 	]),
 ];
 
+/** Each resource:operation pair with its action, the words the nodes panel lists it by. */
+export const actions = Object.entries(resources).flatMap(([resource, { operations }]) =>
+	Object.entries(operations).map(([operation, { option }]) => ({
+		value: `${resource}:${operation}`,
+		name: option.action,
+	})),
+);
+
 export { asNodeError };
 
 /**

@@ -127,7 +127,7 @@ export async function downloadFile(this: FileContext, file: FileRequest): Promis
 			itemIndex: file.itemIndex,
 		});
 	const broken = (error: unknown, status?: number) => {
-		const { problem, hint } = networkFailure(error, deadline);
+		const { problem, hint } = networkFailure(error, deadline, server.baseUrl);
 		return fail(problem, networkHint(problem, url!, dialerOrigin) ?? hint, status);
 	};
 	if (!url) {

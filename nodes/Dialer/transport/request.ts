@@ -133,7 +133,7 @@ async function send(
 			operation,
 			itemIndex,
 			status,
-			...networkFailure(error, deadline),
+			...networkFailure(error, deadline, server.baseUrl),
 		});
 	let response: { statusCode?: number; headers?: IDataObject; body?: unknown };
 	try {

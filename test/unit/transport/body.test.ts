@@ -213,7 +213,9 @@ describe('answers that arrive in pieces', () => {
 		expect((result as NodeApiError).message).toBe(
 			'Dialer getFP1 failed (HTTP 200): no answer in time',
 		);
-		expect((result as NodeApiError).description).toMatch(/Narrow the report period/);
+		expect((result as NodeApiError).description).toMatch(
+			/narrow the period or raise Options → Timeout/,
+		);
 	});
 
 	it('stops reading when the execution is stopped', async () => {

@@ -103,10 +103,10 @@ describe('errors name the operation and the HTTP status, and give a hint', () =>
 
 	it.each([
 		['ECONNREFUSED', /connection refused/, /host and the port/],
-		['ETIMEDOUT', /no answer in time/, /Narrow the report period/],
+		['ETIMEDOUT', /no answer in time/, /narrow the period/],
 		['ECONNRESET', /closed by the server/, /Retry later/],
 		['DEPTH_ZERO_SELF_SIGNED_CERT', /TLS certificate not trusted/, /Ignore SSL Issues/],
-		['ENOTFOUND', /host not found/, /base URL/],
+		['ENOTFOUND', /host not found/, /Base URL/],
 	])('maps a network error %s without an HTTP status', async (code, problem, hint) => {
 		const thrown = Object.assign(new Error(`request failed ${code}`), {
 			code,
@@ -117,6 +117,28 @@ describe('errors name the operation and the HTTP status, and give a hint', () =>
 		expect(error.message).not.toMatch(/HTTP/);
 		expect(error.description).toMatch(hint);
 	});
+
+	// The credential's Base URL is https://acme.dialer.test:8607/ (TEST_CREDENTIALS).
+	it.each([
+		['ECONNREFUSED', 'connection refused', [/port/, /https:\/\/ or http:\/\//, /firewall/]],
+		['ENOTFOUND', 'host not found', [/does not resolve/, /spelling/, /DNS/]],
+		['EAI_AGAIN', 'host not found', [/does not resolve/, /DNS/]],
+		['EHOSTUNREACH', 'host unreachable', [/no route/, /firewall/]],
+		['ENETUNREACH', 'host unreachable', [/no route/, /VPN/]],
+		['ETIMEDOUT', 'no answer in time', [/port/, /https:\/\/ or http:\/\//, /firewall/, /Timeout/]],
+	])(
+		'says where the Base URL points and what to check when the dialer is out of reach (%s)',
+		async (code, problem, checks) => {
+			const error = await failure({
+				throws: Object.assign(new Error(`connect ${code}`), { code }),
+			});
+			expect(error.message).toContain(problem);
+			expect(error.description).toContain(
+				"https://acme.dialer.test:8607, the credential's Base URL",
+			);
+			for (const check of checks) expect(error.description).toMatch(check);
+		},
+	);
 
 	// How n8n's request helper words the failures, in place of the client's message.
 	const n8nSentence: Record<string, string> = {

@@ -38,10 +38,13 @@ describe('what users see of the Dialer Trigger', () => {
 		expect(notice.displayName).toMatch(/Test URL only works while/);
 	});
 
-	it("tells users the n8n setting that keeps bursts from losing events under n8n's defaults", () => {
+	it('tells users the n8n setting that kept bursts whole, that n8n calls it experimental, and when it was measured', () => {
 		const notice = property('burstNotice');
 		expect(notice.type).toBe('notice');
-		expect(notice.displayName).toMatch(/N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true/);
+		expect(notice.displayName).toMatch(
+			/N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true, which n8n labels experimental/,
+		);
+		expect(notice.displayName).toMatch(/lost none up to 600 \(2 cores, 2026-11-23\)/);
 		expect(notice.displayName).toMatch(/every webhook processor/);
 		expect(notice.displayName).toMatch(/gives up after 5 seconds/);
 	});
@@ -97,7 +100,9 @@ describe('what users see of the Dialer Trigger', () => {
 			categories: expect.arrayContaining(['Communication']),
 			resources: {
 				primaryDocumentation: [
-					{ url: 'https://github.com/n8n-nodes-dialer/n8n-nodes-dialer#dialer-trigger' },
+					{
+						url: 'https://github.com/n8n-nodes-dialer/n8n-nodes-dialer/blob/main/docs/dialer-trigger.md',
+					},
 				],
 				credentialDocumentation: [
 					{ url: 'https://github.com/n8n-nodes-dialer/n8n-nodes-dialer#dialer-trigger' },
