@@ -13,7 +13,7 @@
  * their own, and a row whose later fields change is still that row.
  */
 import fc from 'fast-check';
-import { DateTime } from 'luxon';
+import { DateTime, Settings } from 'luxon';
 import type { IDataObject } from 'n8n-workflow';
 
 import * as callHistory from '../../../nodes/Dialer/actions/report/getCallHistory.operation';
@@ -29,7 +29,9 @@ import {
 	type CursorState,
 	type ReadWindow,
 } from '../../../nodes/DialerReportTrigger/cursor';
+import { DialerReportTrigger } from '../../../nodes/DialerReportTrigger/DialerReportTrigger.node';
 import { rowIdentifier } from '../../../nodes/DialerReportTrigger/rowIdentity';
+import { fakePollFunctions, type Emitted } from '../support/pollFunctions';
 import { propertyRuns } from '../support/propertyRuns';
 import { clockChanges } from '../support/zones';
 
@@ -131,7 +133,7 @@ class ReferenceDialer {
 	}
 
 	/** A row as one answer lists it: numbers either way, text with spaces around it or not. */
-	private listed(row: TruthRow, now: number, read: ReadWindow): IDataObject {
+	private listed(row: TruthRow, now: number, read: Pick<ReadWindow, 'de' | 'ate'>): IDataObject {
 		const { fields } = row.versions.filter((version) => version.from <= now).at(-1)!;
 		const sent: IDataObject = { [TIME_FIELD[this.report]]: this.timeText(row.time) };
 		for (const [name, value] of Object.entries(fields)) {
@@ -150,29 +152,58 @@ class ReferenceDialer {
 		return sent;
 	}
 
+	/** The rows a read of `de`..`ate` returns at `now`, in a new random order. */
+	private list(now: number, de: string, ate: string): IDataObject[] {
+		const from = this.habits.deMinutes ? `${de.slice(0, 12)}00` : de;
+		const answer = this.rows
+			.filter((row) => row.writtenAt <= now)
+			.filter((row) => {
+				const text = DateTime.fromMillis(row.time, { zone: this.zone }).toFormat('yyyyMMddHHmmss');
+				return text >= from && text <= ate;
+			})
+			.map((row) => this.listed(row, now, { de, ate }));
+		// The contract names no order: any order, a new one each read.
+		for (let i = answer.length - 1; i > 0; i--) {
+			const j = Math.floor(this.shuffle() * (i + 1));
+			[answer[i], answer[j]] = [answer[j], answer[i]];
+		}
+		return answer;
+	}
+
+	/** Reads at `now` as the cursor makes them; the read `failRead` of the poll fails. */
 	reader(now: number) {
 		const failRead = this.failRead;
 		this.failRead = undefined;
 		let index = 0;
 		return async (read: ReadWindow): Promise<IDataObject[]> => {
 			if (index++ === failRead) throw new Error('Dialer failed (HTTP 500)');
-			const de = this.habits.deMinutes ? `${read.de.slice(0, 12)}00` : read.de;
-			const answer = this.rows
-				.filter((row) => row.writtenAt <= now)
-				.filter((row) => {
-					const text = DateTime.fromMillis(row.time, { zone: this.zone }).toFormat(
-						'yyyyMMddHHmmss',
-					);
-					return text >= de && text <= read.ate;
-				})
-				.map((row) => this.listed(row, now, read));
-			// The contract names no order: any order, a new one each read.
-			for (let i = answer.length - 1; i > 0; i--) {
-				const j = Math.floor(this.shuffle() * (i + 1));
-				[answer[i], answer[j]] = [answer[j], answer[i]];
-			}
-			return answer;
+			return this.list(now, read.de, read.ate);
 		};
+	}
+
+	/** The body the dialer answers a report request with at `now`, wrapped as the report wraps it. */
+	answer(now: number, form: URLSearchParams, fail: boolean): unknown {
+		if (fail) return { status: 'error', message: 'Dialer failed' };
+		const rows = this.list(now, form.get('de')!, form.get('ate')!);
+		if (this.report === 'getRE2') return { data: { resultado: rows } };
+		if (this.report !== 'getHC2') return { data: rows };
+		const envelope = { ramal_agente: '1001', de: form.get('de'), ate: form.get('ate') };
+		const calls = rows.map(({ ramal_agente: _, de: _de, ate: _ate, ...call }) => call);
+		return { data: { ...envelope, total: calls.length, chamadas: calls } };
+	}
+
+	/** Which rows alike an item of the trigger stands for: the time and one version's fields. */
+	copyOfItem(item: IDataObject): number | undefined {
+		const same = (sent: unknown, meant: unknown) =>
+			String(sent ?? '').trim() === String(meant ?? '').trim();
+		const row = this.rows.find(
+			(truth) =>
+				same(item[TIME_FIELD[this.report]], this.timeText(truth.time)) &&
+				truth.versions.some(({ fields }) =>
+					Object.entries(fields).every(([name, value]) => same(item[name], value)),
+				),
+		);
+		return row?.copyOf;
 	}
 }
 
@@ -219,7 +250,6 @@ function newFields(report: Report, n: number, withheld: boolean, keyless: boolea
 				desligada_por: String(n % 3),
 				protocolo: keyless ? '' : String(202611000 + n),
 				ramal_agente: '1001',
-				total: 1,
 			};
 	}
 }
@@ -494,6 +524,191 @@ describe('every new row of every report emitted exactly once (reference dialer, 
 		);
 		expect(rows).toBeGreaterThan(runs * 10);
 	});
+});
+
+/** The trigger's parameters for each report. */
+const EVENT_PARAMETERS: Record<Report, IDataObject> = {
+	getFP1: { event: 'newFilledForm', form: '41', filters: {} },
+	getRQ4: { event: 'newClassificationResult', filters: {} },
+	getRE2: { event: 'newInboundCall', filters: {} },
+	getHC2: { event: 'newCallInHistory', entityType: 'A', extensionOrAgent: '1001', filters: {} },
+};
+
+const trigger = new DialerReportTrigger();
+let histories = 0;
+
+/**
+ * The Dialer Report Trigger itself, polled as n8n 2.x polls it: it emits its rows and hears when
+ * n8n could not start their execution; n8n saves its static data with the activation and with
+ * each execution it starts, and a restart goes on from what it saved.
+ */
+class TriggerNode {
+	private staticData: IDataObject = {};
+	private saved = '{}';
+	readonly started: IDataObject[] = [];
+	private polls = 0;
+	private readonly workflowId = `model-${++histories}`;
+
+	constructor(
+		private readonly dialer: ReferenceDialer,
+		private readonly parameters: IDataObject,
+		private readonly zone: string,
+	) {}
+
+	/** One poll at `now`; `failStart`: n8n cannot start the execution of what it emits. */
+	async poll(now: number, failRead: boolean, failStart: boolean): Promise<void> {
+		this.polls++;
+		Settings.now = () => now;
+		const emitted: Emitted[] = [];
+		let reads = 0;
+		const context = fakePollFunctions({
+			parameters: this.parameters,
+			staticData: this.staticData,
+			workflowId: this.workflowId,
+			timezone: this.zone,
+			emitted,
+			answer: (form) => this.dialer.answer(now, form, failRead && reads++ === 1),
+		});
+		try {
+			const returned = await trigger.poll.call(context);
+			expect(returned).toBeNull();
+		} catch {
+			return;
+		}
+		for (const { items, done } of emitted) {
+			if (failStart) {
+				done.reject(new Error('connect ECONNREFUSED 127.0.0.1:5432'));
+				await new Promise((resolve) => setImmediate(resolve));
+				continue;
+			}
+			done.resolve(undefined);
+			this.started.push(...items[0].map((item) => item.json));
+		}
+		if ((emitted.length > 0 && !failStart) || this.polls === 1) {
+			this.saved = JSON.stringify(this.staticData);
+		}
+	}
+
+	restart() {
+		this.staticData = JSON.parse(this.saved) as IDataObject;
+	}
+
+	/** Polls once a minute until a poll emits nothing and nothing waits to be emitted again. */
+	async drain(now: number): Promise<void> {
+		let at = now;
+		for (let guard = 0; guard < 3000; guard++) {
+			at += MINUTE;
+			const before = this.started.length;
+			await this.poll(at, false, false);
+			if (this.started.length === before && !('rowsToEmitAgain' in this.staticData)) {
+				const cursor = (this.staticData.reportCursor as IDataObject | undefined)?.cursor;
+				if (Number(cursor) >= Math.floor(at / 1000) * 1000) return;
+			}
+		}
+		throw new Error('the trigger never caught up');
+	}
+}
+
+const nodeHistory = fc.record({
+	report: fc.constantFrom<Report>('getFP1', 'getRQ4', 'getRE2', 'getHC2'),
+	zone: fc.constantFrom('UTC', 'America/Sao_Paulo', 'America/New_York', 'Australia/Lord_Howe'),
+	changeIndex: fc.nat(),
+	aroundChangeMs: fc.integer({ min: -3 * HOUR, max: 3 * HOUR }),
+	backfillMs: fc.oneof(fc.constant(0), fc.integer({ min: MINUTE, max: 6 * HOUR })),
+	overlapMinutes: fc.integer({ min: 1, max: 15 }),
+	maxRows: fc.oneof(fc.integer({ min: 1, max: 6 }), fc.constant(1000)),
+	minuteTimes: fc.boolean(),
+	deMinutes: fc.boolean(),
+	seed: fc.integer(),
+	steps: fc.array(
+		fc.record({
+			advanceMs: fc.oneof(
+				{ weight: 12, arbitrary: fc.integer({ min: 1000, max: 3 * MINUTE }) },
+				{ weight: 1, arbitrary: fc.integer({ min: HOUR, max: 6 * HOUR }) },
+			),
+			arrivals: fc.array(arrival, { maxLength: 5 }),
+			failRead: fc.integer({ min: 0, max: 7 }).map((roll) => roll === 0),
+			failStart: fc.integer({ min: 0, max: 7 }).map((roll) => roll === 0),
+			restart: fc.integer({ min: 0, max: 9 }).map((roll) => roll === 0),
+		}),
+		{ minLength: 1, maxLength: 15 },
+	),
+});
+
+describe("the trigger node's polls against the reference dialer (generated histories)", () => {
+	afterAll(() => {
+		Settings.now = () => Date.now();
+	});
+
+	it('every new row once in the executions n8n starts, across failed execution starts, failed reads, restarts and Start From', async () => {
+		await fc.assert(
+			fc.asyncProperty(nodeHistory, async (plan) => {
+				const { zone } = plan;
+				const changes = clockChanges(zone);
+				const anchor =
+					changes.length > 0
+						? changes[plan.changeIndex % changes.length]
+						: Date.UTC(2026, 10, 1, 5);
+				const activation = Math.floor((anchor + plan.aroundChangeMs) / 1000) * 1000 + 137;
+				const overlapMs = plan.overlapMinutes * MINUTE;
+				const start = plan.backfillMs > 0 ? activation - plan.backfillMs : activation - overlapMs;
+				const dialer = new ReferenceDialer(plan.report, zone, plan, plan.seed);
+				const options: IDataObject = {
+					overlapWindow: plan.overlapMinutes,
+					maxRowsPerPoll: plan.maxRows,
+				};
+				if (plan.backfillMs > 0) options.startFrom = DateTime.fromMillis(start, { zone }).toISO();
+				const node = new TriggerNode(dialer, { ...EVENT_PARAMETERS[plan.report], options }, zone);
+				const next = { n: 0 };
+				const beforeStart = Array.from({ length: 3 }, (_, index) => ({
+					writtenAt: index / 3,
+					lateness: 1,
+					relation: 'new' as const,
+					back: 0,
+					withheld: false,
+					keyless: false,
+				}));
+				write(dialer, beforeStart, start - overlapMs / 2, start + overlapMs / 2, overlapMs, next);
+				let now = activation;
+				await node.poll(now, false, false);
+				for (const planned of plan.steps) {
+					const previous = now;
+					now += planned.advanceMs;
+					write(dialer, planned.arrivals, previous, now, overlapMs, next);
+					if (planned.restart) node.restart();
+					await node.poll(now, planned.failRead, planned.failStart);
+				}
+				await node.drain(now);
+
+				// As for the cursor: the start's second counts; a row whose time text can also name an
+				// instant from the start on may count.
+				const startSecond = Math.floor(start / 1000) * 1000;
+				const earliestAmbiguous =
+					startSecond - clockShiftMs(zone, start) - (plan.minuteTimes ? MINUTE : 0);
+				const least = countBy(
+					dialer.rows.filter((row) => row.time >= startSecond),
+					(row) => row.copyOf,
+				);
+				const most = countBy(
+					dialer.rows.filter((row) => row.time >= earliestAmbiguous),
+					(row) => row.copyOf,
+				);
+				const classes = node.started.map((item) => dialer.copyOfItem(item));
+				expect(classes).not.toContain(undefined);
+				const emitted = countBy(classes as number[], (copyOf) => copyOf);
+				const wrong = [...new Set(dialer.rows.map((row) => row.copyOf))]
+					.map((copyOf) => ({
+						copyOf,
+						emitted: emitted.get(copyOf) ?? 0,
+						least: least.get(copyOf) ?? 0,
+						most: most.get(copyOf) ?? 0,
+					}))
+					.filter((row) => row.emitted < row.least || row.emitted > row.most);
+				expect(wrong).toEqual([]);
+			}),
+			{ numRuns: propertyRuns(40) },
+		);
+	}, 600_000);
 });
 
 describe('cases the reference dialer found, and those reported from outside', () => {

@@ -13,7 +13,10 @@ import { fakePrepareBinaryData } from './binaryStore';
 import { followingRedirects } from './redirects';
 
 export interface FakePollOptions {
-	sim: DialerSimulator;
+	/** The dialer the requests go to over HTTP... */
+	sim?: DialerSimulator;
+	/** ...or, in-process, the answer's body for a request's form (always HTTP 200 JSON). */
+	answer?: (form: URLSearchParams) => unknown;
 	parameters: Record<string, unknown>;
 	mode?: 'trigger' | 'manual';
 	timezone?: string;
@@ -64,7 +67,11 @@ let workflows = 0;
  * binary store for recordings.
  */
 export function fakePollFunctions(options: FakePollOptions): IPollFunctions {
-	const { sim } = options;
+	const sim = options.sim ?? {
+		baseUrl: 'https://dialer.test',
+		pathSegment: 'ipbox',
+		token: 'model-token',
+	};
 	const node: INode = {
 		id: 'report-trigger-1',
 		name: 'Dialer Report Trigger',
@@ -123,6 +130,14 @@ export function fakePollFunctions(options: FakePollOptions): IPollFunctions {
 			 */
 			httpRequest: async (asked: IHttpRequestOptions) =>
 				await followingRedirects(asked, async (sent) => {
+					if (options.answer) {
+						const body = options.answer(new URLSearchParams(String(sent.body)));
+						return {
+							statusCode: 200,
+							headers: { 'content-type': 'application/json' },
+							body: Buffer.from(JSON.stringify(body)),
+						};
+					}
 					const response = await request(sent.url, {
 						method: sent.method ?? 'GET',
 						headers: sent.headers as Record<string, string>,
