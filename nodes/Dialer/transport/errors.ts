@@ -1,7 +1,7 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import type { ApiOperation } from './request';
+import type { ApiOperation } from './operations';
 import { withoutCutSecret } from './secrets';
 
 export interface ApiFailure {

@@ -15,22 +15,8 @@ import {
 	REFUSED_HINT,
 	withoutSecrets,
 } from './errors';
+import type { ApiOperation } from './operations';
 import { serverFor, type DialerContext, type Server } from './server';
-
-/** The API operations, by the name that ends their path. */
-export type ApiOperation =
-	| 'logout'
-	| 'pauseout'
-	| 'getLigacaoAtivaByRamal'
-	| 'criarFilaAtiva'
-	| 'getLotesAtivos'
-	| 'changeLoteToFila'
-	| 'getTime'
-	| 'desativarAudio'
-	| 'getFP1'
-	| 'getRQ4'
-	| 'getHC2'
-	| 'getRE2';
 
 // Reports can be large (100,000 rows and more); everything else should answer quickly.
 export const REPORT_TIMEOUT_MS = 300_000;

@@ -2,12 +2,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import { requireText } from '../../helpers/parameters';
 import { recordOf } from '../../helpers/rows';
-import {
-	ACTION_TIMEOUT_MS,
-	dialerApiRequest,
-	type ApiEndpoint,
-	type ApiOperation,
-} from '../../transport/request';
+import type { ApiOperation } from '../../transport/operations';
+import { ACTION_TIMEOUT_MS, dialerApiRequest, type ApiEndpoint } from '../../transport/request';
 import { sentAs } from '../shared/sentAs';
 
 /**
