@@ -8,13 +8,9 @@ import type {
 
 import { bodyStream, release } from './body';
 import { fileBody, readStart } from './fileBody';
-import {
-	describeBody,
-	fileError,
-	networkFailure,
-	TIMED_OUT,
-	UNTRUSTED_CERTIFICATE,
-} from './errors';
+import { describeBody } from './answerBodies';
+import { networkFailure, TIMED_OUT, UNTRUSTED_CERTIFICATE } from './networkFailures';
+import { fileError } from './errors';
 import { cancelSignalOf } from './request';
 import { serverFor } from './server';
 import {

@@ -2,18 +2,16 @@ import type { IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-wo
 
 import { timeoutOf } from '../helpers/parameters';
 import { bodyStream, readAll, readJson, type BodyStream } from './body';
+import { describeBody, failureMessage, withoutSecrets } from './answerBodies';
+import { networkFailure } from './networkFailures';
 import {
 	apiError,
-	describeBody,
-	failureMessage,
 	hintForRedirect,
 	hintForStatus,
-	networkFailure,
 	CUT_SHORT_HINT,
 	NOT_JSON_HINT,
 	REFUSED_EXPORT_HINT,
 	REFUSED_HINT,
-	withoutSecrets,
 } from './errors';
 import type { ApiOperation } from './operations';
 import { serverFor, type DialerContext, type Server } from './server';

@@ -1,6 +1,6 @@
 import { NodeApiError } from 'n8n-workflow';
 
-import { describeBody, failureMessage } from '../../../nodes/Dialer/transport/errors';
+import { describeBody, failureMessage } from '../../../nodes/Dialer/transport/answerBodies';
 import * as callHistory from '../../../nodes/Dialer/actions/report/getCallHistory.operation';
 import * as filledForms from '../../../nodes/Dialer/actions/report/getFilledForms.operation';
 import { dialerApiRequest } from '../../../nodes/Dialer/transport/request';
