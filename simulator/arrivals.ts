@@ -3,6 +3,7 @@
  * an inbound call, a classification written minutes after its call, a row whose time is earlier
  * than rows already served. Tests add them through the control API or the programmatic handle.
  */
+import type { ReportListing } from './listing';
 import { findAgent, findForm, findRoute } from './lookup';
 import type { CallRecord, Ficha, InboundCall, SeededData } from './model';
 import type { Random } from './random';
@@ -38,6 +39,7 @@ export class RowArrivals {
 		private readonly data: SeededData,
 		private readonly random: Random,
 		private readonly clock: WallClock,
+		private readonly listing: ReportListing,
 	) {
 		this.pickWork = makeWorkPicker({ random, ...data });
 	}
@@ -55,32 +57,81 @@ export class RowArrivals {
 		return Array.from({ length: count }, (_, index) => {
 			const at = wholeSecond(first + index * stepMs);
 			switch (arrival.report) {
-				case 'getFP1':
-					return {
-						report: 'getFP1',
-						id: this.addFicha(arrival, at, visibleFrom).id,
-						at,
-						visibleFrom,
-					};
+				case 'getFP1': {
+					if (arrival.ficha === undefined) {
+						const ficha = this.addFicha(arrival, at, visibleFrom);
+						return this.arrived('getFP1', ficha.id, at, visibleFrom);
+					}
+					const ficha = this.changeStatus(arrival.ficha, arrival.status);
+					return this.arrived('getFP1', ficha.id, ficha.data, ficha.visibleFrom ?? ficha.data);
+				}
 				case 'getRE2':
-					return {
-						report: 'getRE2',
-						id: this.addInboundCall(arrival, at, visibleFrom).id,
+					return this.arrived(
+						'getRE2',
+						this.addInboundCall(arrival, at, visibleFrom).id,
 						at,
 						visibleFrom,
-					};
+					);
 				default: {
+					if (arrival.report === 'getRQ4' && arrival.protocolo !== undefined)
+						return this.reclassify(arrival.protocolo, arrival.resultado, at, visibleFrom);
 					const call = this.addCall(arrival, at, now, visibleFrom);
 					return {
-						report: arrival.report,
-						id: call.id,
+						...this.arrived(arrival.report, call.id, at, visibleFrom),
 						protocolo: call.protocolo,
-						at,
-						visibleFrom,
 					};
 				}
 			}
 		});
+	}
+
+	/** What a test is told of a row; `visibleFrom` counts the dialer's own late write too. */
+	private arrived(
+		report: ArrivedRow['report'],
+		id: number,
+		at: number,
+		visibleFrom: number,
+		part = 0,
+	): ArrivedRow {
+		return {
+			report,
+			id,
+			at,
+			visibleFrom: this.listing.shownFrom(report, id, at, visibleFrom, part),
+		};
+	}
+
+	/** A ficha rewritten with another status: still one row, shown with the new status. */
+	private changeStatus(id: number, status: string | undefined): Ficha {
+		// Ids stay 1..n in order, so an id is also an index.
+		const ficha = this.data.fichas[id - 1] as Ficha | undefined;
+		if (ficha?.id !== id) throw new Error(`No ficha ${id}`);
+		if (status === undefined) throw new Error('"status" is needed to change a ficha\'s status');
+		ficha.status = status;
+		return ficha;
+	}
+
+	/** A classified call classified again: a getRQ4 row of its own, at `at`, with another result. */
+	private reclassify(
+		protocolo: string,
+		resultado: string | undefined,
+		at: number,
+		visibleFrom: number,
+	): ArrivedRow {
+		const call = this.data.calls.find(
+			(candidate) => candidate.protocolo === protocolo && candidate.resultado !== undefined,
+		);
+		if (!call) throw new Error(`No classified call with protocolo ${protocolo}`);
+		const later = (call.reclassifications ??= []);
+		later.push({
+			at,
+			resultado: resultado ?? this.random.pick(classificationResults),
+			visibleFrom,
+		});
+		return {
+			...this.arrived('getRQ4', call.id, at, visibleFrom, later.length),
+			protocolo,
+		};
 	}
 
 	private agentFor(arrival: RowArrival) {
@@ -98,6 +149,7 @@ export class RowArrivals {
 		// Ids stay 1..n in order: getFP1 reads a ficha id as its index.
 		const ficha: Ficha = {
 			...makeFicha(random, { id: data.fichas.length + 1, form, data: at, agent, work }),
+			...(arrival.status === undefined ? {} : { status: arrival.status }),
 			visibleFrom,
 		};
 		data.fichas.push(ficha);
@@ -135,7 +187,7 @@ export class RowArrivals {
 			recorded: arrival.recorded ?? true,
 		};
 		if (classified) {
-			call.resultado = random.pick(classificationResults);
+			call.resultado = arrival.resultado ?? random.pick(classificationResults);
 			call.classifiedFrom = visibleFrom;
 		}
 		data.calls.push(call);
@@ -159,14 +211,10 @@ export class RowArrivals {
 			tempoFila: random.int(0, 180),
 			tempoAtendimento: random.int(30, 900),
 			agentId: this.agentFor(arrival).id,
-			resultado: random.pick(classificationResults),
+			resultado: arrival.resultado ?? random.pick(classificationResults),
 			visibleFrom,
 		};
 		data.inboundCalls.push(call);
 		return call;
 	}
 }
-
-/** Whether a row with this `visibleFrom` (or `classifiedFrom`) can be read now. */
-export const isVisible = (from: number | undefined, now: number) =>
-	from === undefined || from <= now;

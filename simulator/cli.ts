@@ -4,7 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { startSimulator } from './index';
-import type { EnvelopeMode, PermissionMode, RecordingLinks } from './types';
+import type { EnvelopeMode, PermissionMode, RecordingLinks, RowOrder } from './types';
 
 const { values } = parseArgs({
 	options: {
@@ -24,6 +24,8 @@ const { values } = parseArgs({
 		'webhook-secret': { type: 'string' },
 		'shift-rate': { type: 'string' },
 		'recording-links': { type: 'string' },
+		'row-order': { type: 'string' },
+		'late-writes-ms': { type: 'string' },
 	},
 	strict: true,
 });
@@ -70,6 +72,8 @@ async function main() {
 			'relative',
 			'storage',
 		]),
+		rowOrder: oneOf<RowOrder>('row-order', values['row-order'], ['written', 'shuffled']),
+		lateWritesMs: number('late-writes-ms', values['late-writes-ms']),
 	});
 	for (const url of values.webhook ?? [])
 		simulator.webhooks.register({ url, secret: values['webhook-secret'] });

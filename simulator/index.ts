@@ -12,6 +12,7 @@ import { handleControl, type ControlTarget } from './control';
 import { FaultInjector } from './faults';
 import { ReplayedAnswers } from './http/replay';
 import { createRequestListener } from './http/server';
+import { ReportListing } from './listing';
 import type { OperationContext } from './operations/context';
 import { Random } from './random';
 import { hasRecording, recordingFile, startStorage, type RecordingLinks } from './recordings';
@@ -49,7 +50,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Di
 	const states = new AgentStates(data, random);
 	const shift = new ScriptedShift(data, states, hub, random);
 	const faults = new FaultInjector();
-	const arrivals = new RowArrivals(data, new Random(seed ^ 0x7a11), clock);
+	const listing = new ReportListing(options.rowOrder ?? 'written', options.lateWritesMs ?? 0, seed);
+	const arrivals = new RowArrivals(data, new Random(seed ^ 0x7a11), clock, listing);
 	const requests: RecordedRequest[] = [];
 	const urls = { baseUrl: '', apiUrl: '' };
 	const storage = await startStorage(data, host);
@@ -63,6 +65,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Di
 		idsAsStrings: options.idsAsStrings ?? false,
 		permissionMode: options.permissionMode ?? 'off',
 		reportQuirks: {},
+		listing,
 		states,
 		publish: (event) => void hub.emit(event),
 		recordingUrl: (uid) => {

@@ -129,8 +129,18 @@ export interface CallRecord {
 	visibleFrom?: number;
 	/** Epoch milliseconds from which getRQ4 shows the classification; always when absent. */
 	classifiedFrom?: number;
+	/** Later classifications of the call: getRQ4 lists each as a row of its own. */
+	reclassifications?: Reclassification[];
 	/** Whether the call was recorded; when absent, answered calls are except one in eight. */
 	recorded?: boolean;
+}
+
+export interface Reclassification {
+	/** Epoch milliseconds: the row's `datahora`. */
+	at: number;
+	resultado: string;
+	/** Epoch milliseconds from which getRQ4 shows it. */
+	visibleFrom: number;
 }
 
 export interface InboundRoute {

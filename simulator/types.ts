@@ -1,7 +1,9 @@
 /** Public types of the simulator: what tests, scripts and benchmarks program against. */
 import type { SeededData } from './model';
+import type { ReportName, RowOrder } from './listing';
 import type { RecordingLinks, StorageRequest } from './recordings';
 
+export type { RowOrder } from './listing';
 export type { RecordingLinks, StorageRequest } from './recordings';
 
 export type PermissionMode = 'off' | 'team' | 'operation';
@@ -31,6 +33,13 @@ export interface SimulatorOptions {
 	webhookTimeoutMs?: number;
 	/** How getRQ4 links recordings (`arquivo`); default absolute URLs on the dialer. */
 	recordingLinks?: RecordingLinks;
+	/** The order of every report answer's rows: as written (default) or shuffled for each answer. */
+	rowOrder?: RowOrder;
+	/**
+	 * Every report row is written from 0 to this many milliseconds after the time it carries (a
+	 * delay fixed per row) and shows only from then on; default 0.
+	 */
+	lateWritesMs?: number;
 }
 
 export interface RecordedRequest {
@@ -128,7 +137,7 @@ export interface ShiftOptions {
 
 /** Rows to add to a report while the simulator runs (control API `POST /__simulator/rows`). */
 export interface RowArrival {
-	report: 'getFP1' | 'getRQ4' | 'getHC2' | 'getRE2';
+	report: ReportName;
 	/** How many rows; default 1. */
 	count?: number;
 	/** Time the first row carries (ficha, call or classification time): epoch ms or ISO 8601; default now. */
@@ -142,6 +151,20 @@ export interface RowArrival {
 	visibleAfterMs?: number;
 	/** getFP1: the form (id or name); default any. */
 	form?: number | string;
+	/** getFP1: the ficha's status; default any of the seeded ones. */
+	status?: string;
+	/**
+	 * getFP1: instead of adding a ficha, this ficha's `status` changes at once (the report lists it
+	 * once, with the new status).
+	 */
+	ficha?: number;
+	/** getRQ4, getRE2: the result the agent classified; default any of the seeded ones. */
+	resultado?: string;
+	/**
+	 * getRQ4: instead of adding a call, the classified call with this protocol is classified again:
+	 * a row of its own with `at` as its time and `resultado`, listed beside the earlier ones.
+	 */
+	protocolo?: string;
 	/** getRQ4, getHC2, getRE2: the agent (id or login); default any. */
 	agent?: number | string;
 	/** getRE2: the inbound route (id or description); default any. */

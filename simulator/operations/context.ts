@@ -2,6 +2,7 @@
 import type { AgentStates } from '../agent-states';
 import type { FieldReader } from '../http/fields';
 import { jsonReply, type Reply } from '../http/replies';
+import type { ReportListing } from '../listing';
 import type { SeededData } from '../model';
 import type { WallClock } from '../time';
 import type { AgentEvent, EnvelopeMode, PermissionMode, ReportQuirks } from '../types';
@@ -15,6 +16,8 @@ export interface OperationContext {
 	permissionMode: PermissionMode;
 	/** How reports show and filter times (changed by tests while running). */
 	reportQuirks: ReportQuirks;
+	/** The order of report rows, and when each is written. */
+	listing: ReportListing;
 	states: AgentStates;
 	/** Delivers an agent event to the webhook receivers in the background. */
 	publish(event: AgentEvent): void;

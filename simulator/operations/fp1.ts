@@ -1,5 +1,4 @@
 /** getFP1, the filled-forms report: selection by form and period or by ficha ids, filters, permissions, JSON or CSV. */
-import { isVisible } from '../arrivals';
 import { invalidRequest, refusal } from '../errors';
 import type { FieldReader } from '../http/fields';
 import type { Reply } from '../http/replies';
@@ -128,8 +127,8 @@ export const getFP1: OperationHandler = (fields, context) => {
 	}
 	const selected = candidates.filter(
 		(ficha) =>
-			isVisible(ficha.visibleFrom, now) &&
 			(!range || (ficha.data >= range.de && ficha.data <= range.ate)) &&
+			context.listing.shows('getFP1', ficha.id, ficha.data, ficha.visibleFrom, now) &&
 			passes(lote, ficha.loteId) &&
 			passes(agente, ficha.agentId) &&
 			passes(time, ficha.teamId) &&
@@ -140,7 +139,7 @@ export const getFP1: OperationHandler = (fields, context) => {
 				data.prospects[ficha.prospect].nome.toLocaleLowerCase('pt-BR').includes(prospectName)) &&
 			(!permitted || permitted(ficha)),
 	);
-	const table = fichaTable(context, form, selected);
+	const table = fichaTable(context, form, context.listing.list(selected));
 	return format === 'csv' ? csvReply(table) : jsonRows(table);
 };
 

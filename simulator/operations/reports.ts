@@ -1,5 +1,4 @@
 /** getRQ4, getHC2 and getRE2. */
-import { isVisible } from '../arrivals';
 import { invalidRequest, refusal } from '../errors';
 import {
 	findAgent,
@@ -32,43 +31,55 @@ export const getRQ4: OperationHandler = (fields, context) => {
 	const agents = indexById(data.agents);
 	const queues = indexById(data.queues);
 	const batches = indexById(data.batches);
+	const row = (call: CallRecord, at: number, resultado: string) => {
+		const prospect = data.prospects[call.prospect];
+		return {
+			datahora: rowTimeText(context, at),
+			agente: agents.get(call.agentId)?.nome ?? '',
+			fila: queues.get(call.filaId)?.descricao ?? '',
+			lote: batches.get(call.loteId)?.descricao ?? '',
+			codigo: prospect.codigo,
+			cpf: prospect.cpf,
+			nome: prospect.nome,
+			resultado,
+			duracao: formatDuration(call.duracaoSegundos),
+			numero: phone(call.numero),
+			ficha_no: call.fichaId === undefined ? '' : String(call.fichaId),
+			arquivo: hasRecording(call) ? context.recordingUrl(call.uid) : '',
+			protocolo: call.protocolo,
+			data_agendamento:
+				call.dataAgendamento === undefined
+					? ''
+					: context.clock.formatBrazilianDateTime(call.dataAgendamento),
+		};
+	};
 	const now = Date.now();
-	const rows = data.calls
-		.filter(
-			(call) =>
-				call.resultado !== undefined &&
-				isVisible(call.classifiedFrom, now) &&
-				call.horario >= range.de &&
-				call.horario <= range.ate &&
-				passes(operacao, call.operacaoId) &&
-				passes(fila, call.filaId) &&
-				passes(lote, call.loteId) &&
-				passes(time, call.teamId) &&
-				passes(agente, call.agentId),
+	const rows: Array<ReturnType<typeof row>> = [];
+	for (const call of data.calls) {
+		if (
+			call.resultado === undefined ||
+			!passes(operacao, call.operacaoId) ||
+			!passes(fila, call.filaId) ||
+			!passes(lote, call.loteId) ||
+			!passes(time, call.teamId) ||
+			!passes(agente, call.agentId)
 		)
-		.map((call) => {
-			const prospect = data.prospects[call.prospect];
-			return {
-				datahora: rowTimeText(context, call.horario),
-				agente: agents.get(call.agentId)?.nome ?? '',
-				fila: queues.get(call.filaId)?.descricao ?? '',
-				lote: batches.get(call.loteId)?.descricao ?? '',
-				codigo: prospect.codigo,
-				cpf: prospect.cpf,
-				nome: prospect.nome,
-				resultado: call.resultado ?? '',
-				duracao: formatDuration(call.duracaoSegundos),
-				numero: phone(call.numero),
-				ficha_no: call.fichaId === undefined ? '' : String(call.fichaId),
-				arquivo: hasRecording(call) ? context.recordingUrl(call.uid) : '',
-				protocolo: call.protocolo,
-				data_agendamento:
-					call.dataAgendamento === undefined
-						? ''
-						: context.clock.formatBrazilianDateTime(call.dataAgendamento),
-			};
+			continue;
+		// The first classification carries the call's time; a later one its own, as a row of its own.
+		const classifications = [
+			{ at: call.horario, resultado: call.resultado, visibleFrom: call.classifiedFrom },
+			...(call.reclassifications ?? []),
+		];
+		classifications.forEach(({ at, resultado, visibleFrom }, part) => {
+			if (
+				at >= range.de &&
+				at <= range.ate &&
+				context.listing.shows('getRQ4', call.id, at, visibleFrom, now, part)
+			)
+				rows.push(row(call, at, resultado));
 		});
-	return present(context, rows);
+	}
+	return present(context, context.listing.list(rows));
 };
 
 const entityTypes = ['RS', 'RP', 'RI', 'RK', 'A'] as const;
@@ -98,14 +109,16 @@ export const getHC2: OperationHandler = (fields, context) => {
 	const wantedType =
 		direction === undefined ? undefined : direction === 'G' ? 'Gerada' : 'Recebida';
 	const now = Date.now();
-	const chamadas = data.calls
-		.filter(
-			(call) =>
-				isVisible(call.visibleFrom, now) &&
-				call.horario >= range.de &&
-				call.horario <= range.ate &&
-				belongs(call) &&
-				(!wantedType || call.tipo === wantedType),
+	const chamadas = context.listing
+		.list(
+			data.calls.filter(
+				(call) =>
+					call.horario >= range.de &&
+					call.horario <= range.ate &&
+					context.listing.shows('getHC2', call.id, call.horario, call.visibleFrom, now) &&
+					belongs(call) &&
+					(!wantedType || call.tipo === wantedType),
+			),
 		)
 		.map((call) => ({
 			horario: context.clock.formatIsoLocal(call.horario),
@@ -133,17 +146,19 @@ export const getRE2: OperationHandler = (fields, context) => {
 	const routes = indexById(data.inboundRoutes);
 	const agents = indexById(data.agents);
 	const now = Date.now();
-	const resultado = data.inboundCalls
-		.filter((call) => {
-			const route = routes.get(call.rotaId)!;
-			return (
-				isVisible(call.visibleFrom, now) &&
-				call.dataHora >= range.de &&
-				call.dataHora <= range.ate &&
-				passes(rota, route.id) &&
-				passes(fila, route.filaId)
-			);
-		})
+	const resultado = context.listing
+		.list(
+			data.inboundCalls.filter((call) => {
+				const route = routes.get(call.rotaId)!;
+				return (
+					call.dataHora >= range.de &&
+					call.dataHora <= range.ate &&
+					context.listing.shows('getRE2', call.id, call.dataHora, call.visibleFrom, now) &&
+					passes(rota, route.id) &&
+					passes(fila, route.filaId)
+				);
+			}),
+		)
 		.map((call) => {
 			const route = routes.get(call.rotaId)!;
 			return {

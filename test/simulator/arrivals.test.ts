@@ -1,7 +1,7 @@
 /** Report rows that appear while the simulator runs, as the report trigger's tests drive them. */
 import { request } from 'undici';
 import { startSimulator, type DialerSimulator } from '../../simulator';
-import { callApi, compact, type Loose } from './helpers';
+import { brazilianTime as brazilian, lastMinutes, reportRows, type Loose } from './helpers';
 
 let sim: DialerSimulator;
 
@@ -10,25 +10,8 @@ beforeAll(async () => {
 });
 afterAll(() => sim?.close());
 
-/** `de`/`ate` from `minutesBack` minutes ago to now (whole seconds). */
-function lastMinutes(minutesBack: number): { de: string; ate: string } {
-	const now = Date.now();
-	return { de: compact(new Date(now - minutesBack * 60_000)), ate: compact(new Date(now)) };
-}
-
-async function rowsOf(operation: string, fields: Record<string, string>): Promise<Loose[]> {
-	const answer = await callApi(sim, operation, fields);
-	expect(answer.status).toBe(200);
-	const body = answer.json();
-	if (operation === 'getHC2') return body.data.chamadas;
-	if (operation === 'getRE2') return body.data.resultado;
-	return body.data;
-}
-
-const brazilian = (epochMs: number) => {
-	const text = compact(new Date(epochMs));
-	return `${text.slice(6, 8)}/${text.slice(4, 6)}/${text.slice(0, 4)} ${text.slice(8, 10)}:${text.slice(10, 12)}:${text.slice(12)}`;
-};
+const rowsOf = (operation: string, fields: Record<string, string>) =>
+	reportRows(sim, operation, fields);
 
 it('shows a ficha filled now in getFP1 of its form, with the number it was given', async () => {
 	const [added] = sim.rows.add({ report: 'getFP1', form: 41 });

@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { send } from './helpers';
+import { lastDays, send } from './helpers';
 
 const root = join(__dirname, '..', '..');
 let child: ChildProcess | undefined;
@@ -29,6 +29,10 @@ it('prints one JSON line with its addresses, serves the API and exits 0 on SIGTE
 		'20',
 		'--envelope',
 		'bare',
+		'--row-order',
+		'shuffled',
+		'--late-writes-ms',
+		'60000',
 	];
 	// node --import tsx runs in one process (the tsx binary would add a parent), so the PID is the simulator's.
 	child = spawn(process.execPath, ['--import', 'tsx', ...args], {
@@ -54,6 +58,13 @@ it('prints one JSON line with its addresses, serves the API and exits 0 on SIGTE
 	});
 	const answer = await send(`${started.apiUrl}/getTime`, 'cli-token');
 	expect(answer.json().times.length).toBeGreaterThan(0);
+	// Shuffled: the same history calls in other orders from one read to the next.
+	const orders = new Set<string>();
+	for (let read = 0; read < 4; read++) {
+		const history = await send(`${started.apiUrl}/getRQ4`, 'cli-token', lastDays(60));
+		orders.add(JSON.stringify(history.json().map((row: { protocolo: string }) => row.protocolo)));
+	}
+	expect(orders.size).toBeGreaterThan(1);
 
 	const exited = once(child, 'exit');
 	process.kill(child.pid!, 'SIGTERM');

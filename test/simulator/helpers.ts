@@ -83,6 +83,32 @@ export function lastDays(days: number): { de: string; ate: string } {
 	return { de: compact(start), ate: compact(end) };
 }
 
+/** `de`/`ate` from `minutesBack` minutes ago to now (whole seconds). */
+export function lastMinutes(minutesBack: number): { de: string; ate: string } {
+	const now = Date.now();
+	return { de: compact(new Date(now - minutesBack * 60_000)), ate: compact(new Date(now)) };
+}
+
+/** A local instant as getFP1, getRQ4 and getRE2 show row times: `dd/mm/yyyy HH:MM:SS`. */
+export function brazilianTime(epochMs: number): string {
+	const text = compact(new Date(epochMs));
+	return `${text.slice(6, 8)}/${text.slice(4, 6)}/${text.slice(0, 4)} ${text.slice(8, 10)}:${text.slice(10, 12)}:${text.slice(12)}`;
+}
+
+/** The rows of a report's answer (200 expected), whatever envelope the report has. */
+export async function reportRows(
+	sim: DialerSimulator,
+	operation: string,
+	fields: Record<string, string>,
+): Promise<Loose[]> {
+	const answer = await callApi(sim, operation, fields);
+	expect(answer.status).toBe(200);
+	const body = answer.json();
+	if (operation === 'getHC2') return body.data.chamadas;
+	if (operation === 'getRE2') return body.data.resultado;
+	return body.data;
+}
+
 export interface ReceivedCall {
 	headers: IncomingHttpHeaders;
 	body: Loose;
