@@ -15,7 +15,7 @@ import {
 	recordingsWanted,
 	type FileSettings,
 } from '../Dialer/actions/recording/files';
-import { forgetCredentials } from '../Dialer/helpers/credentials';
+import { startPollCredentials } from '../Dialer/helpers/credentials';
 import { asNodeError } from '../Dialer/actions/router';
 import { namedSubtitle } from '../Dialer/helpers/subtitle';
 import { dialerApiRequest, type ApiFields } from '../Dialer/transport/request';
@@ -94,7 +94,7 @@ export class DialerReportTrigger implements INodeType {
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const now = DateTime.now().toMillis();
-		forgetCredentials(this);
+		startPollCredentials(this);
 		let event: ReportEvent;
 		let settings: TriggerSettings;
 		let fields: ApiFields;

@@ -1,4 +1,4 @@
-import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, INode, WorkflowExecuteMode } from 'n8n-workflow';
 
 /** Any of n8n's contexts that can read the node's credential. */
 export interface CredentialSource {
@@ -21,10 +21,45 @@ export function dialerCredentials(
 	return read;
 }
 
+/** What a poll's context gives besides the credential: its node and mode. */
+export interface PollCredentialSource extends CredentialSource {
+	getNode(): INode;
+	getMode(): WorkflowExecuteMode;
+}
+
 /**
- * Starts a new run of `context`: n8n 1.x polls with one context for as long as the workflow is
- * active, and each poll reads the credential as it is now (a corrected Dialer Timezone or URL).
+ * How long a poll uses a read of its credential that another poll made. Outside an execution
+ * n8n builds an expression isolate for every credential read, about 95 ms of its main thread; so
+ * triggers on one credential that poll at the same moment read it once. A corrected credential
+ * reaches every poll within this time, as the Dialer Trigger's secrets do.
  */
-export function forgetCredentials(context: object): void {
+export const POLL_READ_TTL_MS = 10_000;
+const pollReads = new Map<
+	string,
+	{ readAt: number; read: Promise<ICredentialDataDecryptedObject> }
+>();
+
+/**
+ * Starts a poll of `context` (n8n 1.x polls with one context for as long as the workflow is
+ * active): its credential as read by a poll in the last `POLL_READ_TTL_MS`, else as it is now.
+ * Fetch Test Event always reads it as it is now, for the polls after it too.
+ */
+export function startPollCredentials(context: PollCredentialSource, now = Date.now()): void {
 	reads.delete(context);
+	// Decrypted credentials stay in memory no longer than they are used.
+	for (const [key, { readAt }] of pollReads)
+		if (now - readAt >= POLL_READ_TTL_MS) pollReads.delete(key);
+	const id = context.getNode().credentials?.dialerApi?.id;
+	if (!id) return;
+	const shared = pollReads.get(id);
+	if (shared && context.getMode() !== 'manual') {
+		reads.set(context, shared.read);
+		return;
+	}
+	const entry = { readAt: now, read: dialerCredentials(context) };
+	pollReads.set(id, entry);
+	// A failed read is not shared: the next poll tries again.
+	entry.read.catch(() => {
+		if (pollReads.get(id) === entry) pollReads.delete(id);
+	});
 }
