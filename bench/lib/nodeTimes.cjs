@@ -3,8 +3,8 @@
  * by bench/scenarios/reportTrigger.ts: one line per run of the Report Trigger's `poll` and the
  * Dialer node's `execute`, `<class> <started ms> <ended ms>` (epoch), appended as n8n runs. It
  * tells the package's own time from what n8n does around it: before the first node after a
- * trigger runs, n8n stores the polled execution with its items; a webhook's execution is stored
- * before its items exist.
+ * trigger runs, n8n stores the execution with the trigger's items (a poll's rows; a webhook's
+ * request), the Dialer node's rows when its execution ends.
  */
 'use strict';
 const { appendFileSync } = require('node:fs');

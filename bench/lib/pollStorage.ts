@@ -1,7 +1,7 @@
 /**
  * n8n's floor for any polling trigger: before it runs an execution started by a poll, n8n stores
- * it with the poll's items, serialized with `flatted` (an execution started by a webhook is
- * stored before its items exist). Here, in n8n's Node and with n8n's own n8n-workflow and
+ * it with the poll's items, serialized with `flatted` (so does one a webhook started, with the
+ * webhook's items). Here, in n8n's Node and with n8n's own n8n-workflow and
  * flatted, outside n8n: a bare fetch of the answer a poll read, its rows as items in the
  * execution data n8n builds for a polled execution, and the time of n8n's stringify of it.
  */

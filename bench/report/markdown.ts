@@ -149,7 +149,7 @@ export function reportTriggerSection(result: ReportTriggerResult): string[] {
 	}
 	if (result.storage) {
 		lines.push(
-			`**n8n’s floor for any polling trigger**: before it runs an execution a poll started, n8n stores it with the poll’s items, serialized with \`flatted\` (an execution started by a webhook is stored before its items exist). The same ${result.rows.toLocaleString('en-US')} rows, in n8n’s Node with n8n’s own n8n-workflow and flatted, outside n8n: ${spread(result.storage.ms, ms)} to stringify, ${result.storage.mb.toFixed(1)} MB of text, medians of ${result.storage.ms.runs} after a warm-up (bench/lib/pollStorage.ts). Storing that text in SQLite comes on top.`,
+			`**n8n’s floor for any polling trigger**: before it runs an execution a poll started, n8n stores it with the poll’s items, serialized with \`flatted\` (so does one a webhook started, with the webhook’s items: here one small request; the Dialer node’s rows are stored when its execution ends). The same ${result.rows.toLocaleString('en-US')} rows, in n8n’s Node with n8n’s own n8n-workflow and flatted, outside n8n: ${spread(result.storage.ms, ms)} to stringify, ${result.storage.mb.toFixed(1)} MB of text, medians of ${result.storage.ms.runs} after a warm-up (bench/lib/pollStorage.ts). Storing that text in SQLite comes on top.`,
 			'',
 		);
 	}
