@@ -68,14 +68,31 @@ export class DialerRunner {
 	}
 
 	async createCredential(overrides: Json = {}): Promise<Credential> {
-		return await this.api.createCredential('dialerApi', `Dialer e2e ${randomUUID().slice(0, 8)}`, {
+		return await this.api.createCredential(
+			'dialerApi',
+			`Dialer e2e ${randomUUID().slice(0, 8)}`,
+			this.credentialData(overrides),
+		);
+	}
+
+	/** Changes the runner's credential in n8n, as a user saving it in the editor. */
+	async updateCredential(overrides: Json = {}): Promise<void> {
+		await this.api.updateCredential(this.credential.id, {
+			name: this.credential.name,
+			type: 'dialerApi',
+			data: this.credentialData(overrides),
+		});
+	}
+
+	private credentialData(overrides: Json): Json {
+		return {
 			baseUrl: this.sim.baseUrl,
 			pathSegment: this.sim.pathSegment,
 			token: this.token,
 			authScheme: 'raw',
 			ignoreSslIssues: false,
 			...overrides,
-		});
+		};
 	}
 
 	dialerNode(
