@@ -6,7 +6,7 @@ export interface CredentialSource {
 }
 
 // n8n loads and decrypts the credential on every call: once per node run or poll is enough for
-// the period, the fields and the server (n8n's request helper reads it again for the token).
+// the period, the fields, the server and the token (the package sets the header itself).
 const reads = new WeakMap<object, Promise<ICredentialDataDecryptedObject>>();
 
 /** The Dialer API credential, read once for this run of `context`. */
