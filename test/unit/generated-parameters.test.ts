@@ -35,6 +35,22 @@ async function sentForm(
 	return sent[0].form;
 }
 
+/** Queue → Create with these numbers and everything else valid. */
+const queueCreate = (maxOverdial: unknown, channels: unknown, queueSize: unknown) => ({
+	resource: 'queue',
+	operation: 'create',
+	description: 'Fila',
+	queueOperation: '1',
+	dialingType: 'PRE',
+	overdial: false,
+	maxOverdial,
+	channels,
+	dialerChannel: '1',
+	addLocalAreaCode: false,
+	carrier: '15',
+	additionalFields: { queueSize },
+});
+
 const validApiDateTime = (value: string) =>
 	/^\d{14}$/.test(value) && DateTime.fromFormat(value, 'yyyyMMddHHmmss', { zone: 'UTC' }).isValid;
 
@@ -120,20 +136,7 @@ describe('generated parameter values', () => {
 				numberLike,
 				numberLike,
 				async (maxOverdial, channels, queueSize) => {
-					const form = await sentForm({
-						resource: 'queue',
-						operation: 'create',
-						description: 'Fila',
-						queueOperation: '1',
-						dialingType: 'PRE',
-						overdial: false,
-						maxOverdial,
-						channels,
-						dialerChannel: '1',
-						addLocalAreaCode: false,
-						carrier: '15',
-						additionalFields: { queueSize },
-					});
+					const form = await sentForm(queueCreate(maxOverdial, channels, queueSize));
 					if (form === undefined) return;
 					expect(form.max_overdial).toMatch(/^\d+$/);
 					expect(Number(form.num_canais)).toBeGreaterThanOrEqual(1);
@@ -279,20 +282,7 @@ describe('generated parameter values', () => {
 					fc.integer({ min: 1, max: 500 }),
 					fc.integer({ min: 1, max: 500 }),
 					async (maxOverdial, channels, queueSize) => {
-						const form = await sentForm({
-							resource: 'queue',
-							operation: 'create',
-							description: 'Fila',
-							queueOperation: '1',
-							dialingType: 'PRE',
-							overdial: false,
-							maxOverdial,
-							channels,
-							dialerChannel: '1',
-							addLocalAreaCode: false,
-							carrier: '15',
-							additionalFields: { queueSize },
-						});
+						const form = await sentForm(queueCreate(maxOverdial, channels, queueSize));
 						expect(form).toMatchObject({
 							max_overdial: String(maxOverdial),
 							num_canais: String(channels),

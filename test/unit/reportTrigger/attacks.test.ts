@@ -24,11 +24,6 @@
 import { DateTime } from 'luxon';
 import type { IDataObject } from 'n8n-workflow';
 
-import * as callHistory from '../../../nodes/Dialer/actions/report/getCallHistory.operation';
-import * as classificationResults from '../../../nodes/Dialer/actions/report/getClassificationResults.operation';
-import * as filledForms from '../../../nodes/Dialer/actions/report/getFilledForms.operation';
-import * as inboundCalls from '../../../nodes/Dialer/actions/report/getInboundCalls.operation';
-import type { RowIdentityRule } from '../../../nodes/Dialer/actions/report/rowSource';
 import {
 	absorbRead,
 	pollReport,
@@ -38,20 +33,12 @@ import {
 	type CursorState,
 	type ReadWindow,
 } from '../../../nodes/DialerReportTrigger/cursor';
+import { RULES, type Report } from '../support/reportRules';
 import { rowIdentifier, rowKeys } from '../../../nodes/DialerReportTrigger/rowIdentity';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
-
-type Report = 'getFP1' | 'getRQ4' | 'getRE2' | 'getHC2';
-
-const RULES: Record<Report, RowIdentityRule> = {
-	getFP1: filledForms.rowSource.identity,
-	getRQ4: classificationResults.rowSource.identity,
-	getRE2: inboundCalls.rowSource.identity,
-	getHC2: callHistory.rowSource.identity,
-};
 
 /** A row the dialer holds: when it happened, when it was written, how it is listed. */
 interface Written {

@@ -16,11 +16,6 @@ import fc from 'fast-check';
 import { DateTime, Settings } from 'luxon';
 import type { IDataObject } from 'n8n-workflow';
 
-import * as callHistory from '../../../nodes/Dialer/actions/report/getCallHistory.operation';
-import * as classificationResults from '../../../nodes/Dialer/actions/report/getClassificationResults.operation';
-import * as filledForms from '../../../nodes/Dialer/actions/report/getFilledForms.operation';
-import * as inboundCalls from '../../../nodes/Dialer/actions/report/getInboundCalls.operation';
-import type { RowIdentityRule } from '../../../nodes/Dialer/actions/report/rowSource';
 import {
 	clockShiftMs,
 	pollReport,
@@ -33,19 +28,11 @@ import { DialerReportTrigger } from '../../../nodes/DialerReportTrigger/DialerRe
 import { rowIdentifier } from '../../../nodes/DialerReportTrigger/rowIdentity';
 import { fakePollFunctions, type Emitted } from '../support/pollFunctions';
 import { propertyRuns } from '../support/propertyRuns';
+import { RULES, type Report } from '../support/reportRules';
 import { clockChanges } from '../support/zones';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
-
-type Report = 'getFP1' | 'getRQ4' | 'getRE2' | 'getHC2';
-
-const RULES: Record<Report, RowIdentityRule> = {
-	getFP1: filledForms.rowSource.identity,
-	getRQ4: classificationResults.rowSource.identity,
-	getRE2: inboundCalls.rowSource.identity,
-	getHC2: callHistory.rowSource.identity,
-};
 
 /** One row as the dialer knows it: its fields change over time, it stays one row. */
 interface TruthRow {
@@ -100,7 +87,7 @@ class ReferenceDialer {
 
 	constructor(
 		readonly report: Report,
-		private readonly zone: string,
+		readonly zone: string,
 		private readonly habits: DialerHabits,
 		seed: number,
 	) {
@@ -445,6 +432,34 @@ function countBy<T>(values: T[], key: (value: T) => number): Map<number, number>
 	return counts;
 }
 
+/**
+ * Rows alike emitted more or fewer times than written, given which each emitted row stands for.
+ * Reports have whole seconds: the start's second counts. A row whose time text can also name an
+ * instant from the start on (an hour that happens twice, a minute without seconds) may count from
+ * the start on; no earlier row ever does.
+ */
+function misses(dialer: ReferenceDialer, emitted: number[], start: number, minuteTimes: boolean) {
+	const startSecond = Math.floor(start / 1000) * 1000;
+	const earliestAmbiguous =
+		startSecond - clockShiftMs(dialer.zone, start) - (minuteTimes ? MINUTE : 0);
+	const copiesFrom = (from: number) =>
+		countBy(
+			dialer.rows.filter((row) => row.time >= from),
+			(row) => row.copyOf,
+		);
+	const least = copiesFrom(startSecond);
+	const most = copiesFrom(earliestAmbiguous);
+	const times = countBy(emitted, (copyOf) => copyOf);
+	return [...new Set(dialer.rows.map((row) => row.copyOf))]
+		.map((copyOf) => ({
+			copyOf,
+			emitted: times.get(copyOf) ?? 0,
+			least: least.get(copyOf) ?? 0,
+			most: most.get(copyOf) ?? 0,
+		}))
+		.filter((row) => row.emitted < row.least || row.emitted > row.most);
+}
+
 /** Runs one history; returns what went wrong, per row, and how many rows it wrote. */
 async function runHistory(plan: typeof history extends fc.Arbitrary<infer H> ? H : never) {
 	const { zone } = plan;
@@ -484,30 +499,8 @@ async function runHistory(plan: typeof history extends fc.Arbitrary<infer H> ? H
 	}
 	await poller.drain(now);
 
-	// Reports have whole seconds: the start's second counts. A row whose time text can also name
-	// an instant from the start on (an hour that happens twice, a minute without seconds) may
-	// count from the start on; no earlier row ever does.
-	const startSecond = Math.floor(start / 1000) * 1000;
-	const earliestAmbiguous =
-		startSecond - clockShiftMs(zone, start) - (plan.minuteTimes ? MINUTE : 0);
-	const least = countBy(
-		dialer.rows.filter((row) => row.time >= startSecond),
-		(row) => row.copyOf,
-	);
-	const most = countBy(
-		dialer.rows.filter((row) => row.time >= earliestAmbiguous),
-		(row) => row.copyOf,
-	);
-	const emitted = countBy(poller.emitted, (listed) => dialer.listedAs.get(listed)!.copyOf);
-	const wrong = [...new Set(dialer.rows.map((row) => row.copyOf))]
-		.map((copyOf) => ({
-			copyOf,
-			emitted: emitted.get(copyOf) ?? 0,
-			least: least.get(copyOf) ?? 0,
-			most: most.get(copyOf) ?? 0,
-		}))
-		.filter((row) => row.emitted < row.least || row.emitted > row.most);
-	return { wrong, rows: dialer.rows.length };
+	const emitted = poller.emitted.map((listed) => dialer.listedAs.get(listed)!.copyOf);
+	return { wrong: misses(dialer, emitted, start, plan.minuteTimes), rows: dialer.rows.length };
 }
 
 describe('every new row of every report emitted exactly once (reference dialer, generated histories)', () => {
@@ -680,31 +673,9 @@ describe("the trigger node's polls against the reference dialer (generated histo
 				}
 				await node.drain(now);
 
-				// As for the cursor: the start's second counts; a row whose time text can also name an
-				// instant from the start on may count.
-				const startSecond = Math.floor(start / 1000) * 1000;
-				const earliestAmbiguous =
-					startSecond - clockShiftMs(zone, start) - (plan.minuteTimes ? MINUTE : 0);
-				const least = countBy(
-					dialer.rows.filter((row) => row.time >= startSecond),
-					(row) => row.copyOf,
-				);
-				const most = countBy(
-					dialer.rows.filter((row) => row.time >= earliestAmbiguous),
-					(row) => row.copyOf,
-				);
 				const classes = node.started.map((item) => dialer.copyOfItem(item));
 				expect(classes).not.toContain(undefined);
-				const emitted = countBy(classes as number[], (copyOf) => copyOf);
-				const wrong = [...new Set(dialer.rows.map((row) => row.copyOf))]
-					.map((copyOf) => ({
-						copyOf,
-						emitted: emitted.get(copyOf) ?? 0,
-						least: least.get(copyOf) ?? 0,
-						most: most.get(copyOf) ?? 0,
-					}))
-					.filter((row) => row.emitted < row.least || row.emitted > row.most);
-				expect(wrong).toEqual([]);
+				expect(misses(dialer, classes as number[], start, plan.minuteTimes)).toEqual([]);
 			}),
 			{ numRuns: propertyRuns(40) },
 		);
