@@ -184,7 +184,9 @@ export interface WallboardCredentials {
 
 /**
  * What a user does after importing: pick the Dialer credential, the agents' data table (when the
- * example has Data table nodes), the output folder and the wallboard's credentials.
+ * example has Data table nodes), the output folder and the wallboard's credentials. Successful
+ * executions are saved, which the live alerts examples turn off: the demo shows them and checks
+ * them, and so do the tests that deploy examples this way.
  */
 export function configureExample(
 	workflow: WorkflowInput,
@@ -221,7 +223,11 @@ export function configureExample(
 		}
 		return { ...node, parameters };
 	});
-	return { ...workflow, nodes };
+	return {
+		...workflow,
+		nodes,
+		settings: { ...workflow.settings, saveDataSuccessExecution: 'all' },
+	};
 }
 
 function executionError(execution: Execution): string {

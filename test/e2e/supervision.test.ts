@@ -88,9 +88,10 @@ describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)
 
 	const alerts = (workflow = alertWorkflow) => alertsIn(workflows.api, workflow);
 
+	/** Waits until each agent's latest row (as the boards read the table) passes `check`. */
 	async function waitForRows(check: (rows: AgentRow[]) => boolean, what: string): Promise<void> {
 		const deadline = Date.now() + 30_000;
-		while (!check(await table.rows())) {
+		while (!check([...(await table.latestByAgent()).values()])) {
 			if (Date.now() > deadline) throw new Error(`the data table never showed ${what}`);
 			await sleep(200);
 		}
@@ -177,8 +178,8 @@ describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)
 			await settledExecutions(8);
 		});
 
-		it('keeps one row per agent with its state, last event and open pause', async () => {
-			const rows = await table.rows();
+		it("keeps each agent's latest event with its state and open pause", async () => {
+			const rows = [...(await table.latestByAgent()).values()];
 			expect(rows.map((row) => row.agentId).sort()).toEqual([101, 102, 103, 104]);
 			const byAgent = new Map(rows.map((row) => [row.agentId, row]));
 			expect(byAgent.get(OVER)).toMatchObject({
@@ -292,8 +293,10 @@ describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)
 			expect(alerted).toEqual(staying);
 		});
 
-		it("never lets one agent's event overwrite another's row", async () => {
-			const rows = (await table.rows()).filter((row) => agents.includes(row.agentId));
+		it("never lets one agent's event change another's latest state", async () => {
+			const rows = [...(await table.latestByAgent()).values()].filter((row) =>
+				agents.includes(row.agentId),
+			);
 			expect(rows).toHaveLength(agents.length);
 			for (const row of rows) {
 				const expected = staying.includes(row.agentId)
