@@ -11,7 +11,7 @@
  * Other flags: `--skip-build` (pack the existing dist/), `--shift-rate <events/s>` (default 5),
  * `--executions <n>` (shift executions `--check` waits for, default 5).
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, realpath, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -65,6 +65,7 @@ const LOCAL_NODE_TYPES = new Set([
 	'n8n-nodes-base.stickyNote',
 	// n8n's own storage and timer: the supervision examples' agents table and pause wait.
 	DATA_TABLE_TYPE,
+	'n8n-nodes-base.summarize',
 	'n8n-nodes-base.wait',
 	WEBHOOK_TYPE,
 	'n8n-nodes-base.respondToWebhook',
@@ -198,7 +199,11 @@ export function configureExample(
 	const uses = (type: string, { id, name }: Credential) => ({ [type]: { id, name } });
 	const nodes = workflow.nodes.map((node): WorkflowNode => {
 		if (DIALER_NODE_TYPES.has(node.type)) {
-			return { ...node, credentials: usesCredential(credential) };
+			// The examples leave the trigger's webhook ID out so that every paste gets its own, as the
+			// editor gives one to a pasted node without it; created through the API, it needs one here.
+			const webhookId =
+				node.type === TRIGGER_TYPE ? { webhookId: node.webhookId ?? randomUUID() } : {};
+			return { ...node, ...webhookId, credentials: usesCredential(credential) };
 		}
 		if (wallboard && node.type === WEBHOOK_TYPE && node.parameters.authentication === 'basicAuth')
 			return { ...node, credentials: uses('httpBasicAuth', wallboard.login) };

@@ -132,18 +132,21 @@ export interface AlertDeployment {
 	remove(): Promise<void>;
 }
 
+/**
+ * `asShipped`: keep the example's workflow settings (successful executions not saved) instead of
+ * saving every execution for the test to read.
+ */
 export async function deployAlertExample(
 	api: N8nApi,
 	credential: Credential,
+	{ asShipped = false } = {},
 ): Promise<AlertDeployment> {
 	const table = await AgentTable.create(api);
 	const outputFolder = await makeOutputFolder();
+	const example = await readExample(ALERT_EXAMPLE);
+	const configured = configureSupervisionExample(example, { credential, table, outputFolder });
 	const workflow = await api.createWorkflow(
-		configureSupervisionExample(await readExample(ALERT_EXAMPLE), {
-			credential,
-			table,
-			outputFolder,
-		}),
+		asShipped ? { ...configured, settings: example.settings } : configured,
 	);
 	const remove = async () => {
 		await api.deactivateWorkflow(workflow.id).catch(() => undefined);
