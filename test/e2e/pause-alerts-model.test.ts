@@ -13,12 +13,19 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { request } from 'undici';
 
-import type { Credential, Workflow } from '../../scripts/n8n/api';
-import { registerSecret } from './setup/connection';
-import { ALERT_LOG, deployAlertExample, nowSeconds, readExample } from './support/liveAlerts';
-import type { AlertDeployment } from './support/liveAlerts';
+import type { N8nApi, Workflow } from '../../scripts/n8n/api';
+import { RECOMMENDED_N8N_SETTINGS } from '../../scripts/n8n/dialer';
+import { readConnection } from './setup/connection';
+import {
+	ALERT_LOG,
+	nowSeconds,
+	readExample,
+	startOwnAlertN8n,
+	type AlertDeployment,
+	type OwnAlertN8n,
+} from './support/liveAlerts';
 import { configureSupervisionExample, readLines } from './support/supervision';
-import { event, post, sleep, TriggerWorkflows } from './support/triggerWorkflows';
+import { event, post, sleep } from './support/triggerWorkflows';
 import {
 	decide,
 	shiftArbitrary,
@@ -55,30 +62,39 @@ function parseAlert(line: string): LoggedAlert {
 	return { at: Date.parse(found[1]), agentId: Number(found[2]), pauseId: Number(found[3]) };
 }
 
-describe('live over-limit pause alerts and the agent board on a generated shift, deliveries late and out of order', () => {
-	let workflows: TriggerWorkflows;
-	let credential: Credential;
+/**
+ * The settings docs/supervision.md asks of an n8n that runs the live alerts: the recommended
+ * ones, 2.x's previous expression engine (the default builds an isolate for every execution, and
+ * each pause waiting for its maximum holds one), 1.x's SQLite pool (docs/compatibility.md).
+ */
+const N8N_ENV: Record<string, string> = readConnection().n8nVersion.startsWith('2.')
+	? { ...RECOMMENDED_N8N_SETTINGS, N8N_EXPRESSION_ENGINE: 'legacy' }
+	: { DB_SQLITE_POOL_SIZE: '3' };
+
+describe('live over-limit pause alerts and the agent board on a generated shift, deliveries late and out of order (its own n8n)', () => {
+	let own: OwnAlertN8n | undefined;
+	let api: N8nApi;
 	let alerts: AlertDeployment;
 	let board: Workflow;
 	let model: Decision;
 	let logged: LoggedAlert[];
 	let statuses: number[];
-	/** How long after the end of its second n8n saved each event, ms. */
-	let savedAfterSecond: number[];
 
 	beforeAll(async () => {
-		registerSecret(SECRET);
-		workflows = await TriggerWorkflows.start();
-		credential = await workflows.createCredential(SECRET);
-		alerts = await deployAlertExample(workflows.api, credential, { asShipped: true });
-		board = await workflows.api.createWorkflow(
+		own = await startOwnAlertN8n('pause-model', SECRET, N8N_ENV, {
+			version: readConnection().n8nVersion,
+			asShipped: true,
+		});
+		({ api } = own.n8n);
+		alerts = own.deployment;
+		board = await api.createWorkflow(
 			configureSupervisionExample(await readExample('agent-board.json'), {
-				credential,
+				credential: own.credential,
 				table: alerts.table,
 				outputFolder: alerts.outputFolder,
 			}),
 		);
-		await workflows.api.activateWorkflow(board.id);
+		await api.activateWorkflow(board.id);
 
 		// n8n's first executions of a workflow are slower: one event before the shift.
 		const warmUp = event('agente.login', SHAPE.firstAgent - 1, { t: nowSeconds() });
@@ -115,7 +131,8 @@ describe('live over-limit pause alerts and the agent board on a generated shift,
 		const eventSecond = new Map(
 			schedule.map(({ event: { usuario_id, evento, t } }) => [`${usuario_id} ${evento} ${t}`, t]),
 		);
-		savedAfterSecond = (await alerts.table.rows())
+		// Alerts stay right while each event is saved within 2 s of its second's end: how n8n did.
+		const savedAfterSecond = (await alerts.table.rows())
 			.filter((row) => row.agentId >= SHAPE.firstAgent)
 			.map((row) => {
 				const t = eventSecond.get(
@@ -131,22 +148,10 @@ describe('live over-limit pause alerts and the agent board on a generated shift,
 		);
 	});
 
-	afterAll(async () => {
-		if (board) {
-			await workflows.api.deactivateWorkflow(board.id).catch(() => undefined);
-			await workflows.api.deleteWorkflow(board.id).catch(() => undefined);
-		}
-		await alerts?.remove();
-		await workflows?.close();
-	});
+	afterAll(() => own?.stop(), 60_000);
 
 	it('takes every delivery', () => {
 		expect(statuses.filter((status) => status !== 200)).toEqual([]);
-	});
-
-	it('saves every event within 2 s of the end of its second (otherwise the machine is too slow for this test)', () => {
-		expect(savedAfterSecond).toHaveLength(statuses.length);
-		expect(savedAfterSecond.at(-1)).toBeLessThanOrEqual(2000);
 	});
 
 	it('alerts every pause still open at its maximum exactly once, and nothing else', () => {
@@ -173,13 +178,13 @@ describe('live over-limit pause alerts and the agent board on a generated shift,
 	});
 
 	it('fails no execution (successful ones are not saved)', async () => {
-		const executions = await workflows.api.listExecutions(alerts.workflow.id);
+		const executions = await api.listExecutions(alerts.workflow.id);
 		expect(executions.map((execution) => execution.status)).toEqual([]);
 	});
 
 	it("shows each agent's latest event on the agent board", async () => {
 		const webhook = board.nodes.find((node) => node.name === 'Board on Demand')!;
-		const url = `${workflows.api.webhookBaseUrl}/webhook/${String(webhook.parameters.path)}`;
+		const url = `${api.webhookBaseUrl}/webhook/${String(webhook.parameters.path)}`;
 		const csvFile = path.join(alerts.outputFolder, 'agent-board.csv');
 		await rm(csvFile, { force: true });
 		let res = await request(url);

@@ -169,6 +169,8 @@ export async function deployAlertExample(
 /** An n8n of a test's own (one it restarts), with the alert example active. */
 export interface OwnAlertN8n {
 	n8n: N8nInstance;
+	/** The Dialer credential with the webhook secret (the dialer's own address is not used). */
+	credential: Credential;
 	deployment: AlertDeployment;
 	/** Delivers one event to the example's trigger, as the dialer does. */
 	send(agentEvent: AgentEvent): Promise<void>;
@@ -176,13 +178,19 @@ export interface OwnAlertN8n {
 	stop(): Promise<void>;
 }
 
+/** `version`: the n8n to start (default the newest 2.x); `asShipped` as for deployAlertExample. */
 export async function startOwnAlertN8n(
 	purpose: string,
 	secret: string,
 	env: Record<string, string>,
+	{ version, asShipped = false }: { version?: string; asShipped?: boolean } = {},
 ): Promise<OwnAlertN8n> {
 	registerSecret(secret);
-	const n8n = await startN8n({ purpose, env: { GENERIC_TIMEZONE: 'America/Sao_Paulo', ...env } });
+	const n8n = await startN8n({
+		purpose,
+		version,
+		env: { GENERIC_TIMEZONE: 'America/Sao_Paulo', ...env },
+	});
 	try {
 		// Only the trigger's webhook secret is used: nothing here calls the dialer.
 		const credential = await n8n.api.createCredential('dialerApi', `Dialer ${purpose}`, {
@@ -195,9 +203,10 @@ export async function startOwnAlertN8n(
 			reportUser: '',
 			reportPassword: '',
 		});
-		const deployment = await deployAlertExample(n8n.api, credential);
+		const deployment = await deployAlertExample(n8n.api, credential, { asShipped });
 		return {
 			n8n,
+			credential,
 			deployment,
 			async send(agentEvent) {
 				const answer = await post(deployment.url, JSON.stringify(agentEvent), {
