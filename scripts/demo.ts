@@ -523,6 +523,7 @@ export async function runDemo(options: DemoOptions): Promise<void> {
 		}
 		sim.shift.start({ eventsPerSecond: options.shiftRate });
 		mark('shiftStarted');
+		watchShift(sim, table, options.shiftRate);
 
 		if (!options.check) {
 			process.stdout.write(banner(n8n, sim, outputFolder, examples, liveAlert, wallboardLogin));
@@ -574,6 +575,36 @@ export async function runDemo(options: DemoOptions): Promise<void> {
 		await stop();
 		throw error;
 	}
+}
+
+/** An event saved later than this after its second ends cannot stop a wrong alert (the alert's wait). */
+const ALERT_GRACE_MS = 2000;
+
+/**
+ * Every 30 s while the shift runs: the rate it sends, and how long after its second ends n8n
+ * saves an event in the agents' table (the median of the last rows saved), with a warning when
+ * that is longer than the live alerts allow: the machine cannot hold the rate.
+ */
+function watchShift(sim: DialerSimulator, table: AgentTable, rate: number): void {
+	let counted = sim.shift.events.length;
+	let countedAt = Date.now();
+	const report = async () => {
+		const sent = ((sim.shift.events.length - counted) * 1000) / (Date.now() - countedAt);
+		counted = sim.shift.events.length;
+		countedAt = Date.now();
+		const lags = (await table.newest())
+			.map((row) => Date.parse(row.createdAt) - Date.parse(row.lastEventAt) - 1000)
+			.sort((a, b) => a - b);
+		const behind = Math.max(0, lags[Math.floor(lags.length / 2)] ?? 0);
+		log(`shift: ${sent.toFixed(1)} events/s; n8n saves each ${behind} ms after its second`);
+		if (behind > ALERT_GRACE_MS)
+			log(
+				`WARNING: n8n is ${(behind / 1000).toFixed(1)} s behind the shift: this machine cannot ` +
+					`hold ${rate} events/s for the live alerts (a pause that ended in time may be alerted); ` +
+					'try a lower --shift-rate (examples/README.md, "Rate it holds")',
+			);
+	};
+	setInterval(() => void report().catch(() => undefined), 30_000).unref();
 }
 
 /** The wallboard's Basic Auth login (an n8n "Basic Auth" credential's fields). */

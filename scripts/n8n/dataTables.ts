@@ -74,6 +74,15 @@ export class AgentTable {
 		}
 	}
 
+	/** The rows n8n saved last, newest first. */
+	async newest(count = ROWS_PER_PAGE): Promise<AgentRow[]> {
+		const page = await this.api.rest<{ data: AgentRow[] }>(
+			'GET',
+			`/rest/projects/${this.projectId}/data-tables/${this.id}/rows?skip=0&take=${count}&sortBy=createdAt:desc`,
+		);
+		return page.data;
+	}
+
 	/** Each agent's row with the highest eventOrder: its latest event, as the agent board shows it. */
 	async latestByAgent(): Promise<Map<number, AgentRow>> {
 		const latest = new Map<number, AgentRow>();
