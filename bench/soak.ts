@@ -1,7 +1,7 @@
 /**
- * `npx tsx bench/soak.ts [--minutes 1] [--rate 10] [--version 2|1] [--env NAME=VALUE]`: the live
- * over-limit pause alerts example (examples/live-pause-alerts-to-file.json, its own settings:
- * successful executions not saved) fed by the simulator's shift at `--rate` events per second for
+ * `npx tsx bench/soak.ts [--minutes 1] [--rate 10] [--version 2|1] [--env NAME=VALUE]
+ * [--save-successful]`: the live over-limit pause alerts example
+ * (examples/live-pause-alerts-to-file.json, its own settings: successful executions not saved) fed by the simulator's shift at `--rate` events per second for
  * `--minutes`, in a fresh n8n with the recommended settings. Prints, minute by minute, how far
  * behind n8n was (from an event's second to the moment its row was saved: under 2 s, the wait the
  * alert gives late events, keeps every alert right) and whether the machine held the rate.
@@ -49,7 +49,9 @@ async function main(argv: string[]): Promise<void> {
 			await readFile(path.join(EXAMPLES_DIR, file), 'utf8'),
 		) as WorkflowInput;
 		const configured = configureExample(example, target.dialer, '/tmp', table);
-		const workflow = await api.createWorkflow({ ...configured, settings: example.settings });
+		// `--save-successful`: n8n also saves successful executions, which the example turns off.
+		const settings = argv.includes('--save-successful') ? configured.settings : example.settings;
+		const workflow = await api.createWorkflow({ ...configured, settings });
 		await api.activateWorkflow(workflow.id);
 		const trigger = workflow.nodes.find((node) => node.name === 'Agent Events')!;
 		const url = triggerUrl(api, trigger.webhookId!);
