@@ -24,7 +24,7 @@ import {
 	type AlertDeployment,
 	type OwnAlertN8n,
 } from './support/liveAlerts';
-import { configureSupervisionExample, readLines } from './support/supervision';
+import { configureSupervisionExample, readLines, type AgentRow } from './support/supervision';
 import { event, post, sleep } from './support/triggerWorkflows';
 import {
 	decide,
@@ -36,10 +36,14 @@ import {
 
 const SECRET = `e2e-pause-model-secret-${randomUUID()}`;
 const SEED = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);
-/** About 5 events a second for half a minute. */
+const N8N_VERSION = readConnection().n8nVersion;
+/**
+ * About 2.5 events a second for half a minute on 2.x; 1 a second on 1.x, which fell behind at 2.6
+ * on a busy 2-core machine (docs/supervision.md, "Rate").
+ */
 const SHAPE = {
-	agents: 20,
-	steps: 5,
+	agents: N8N_VERSION.startsWith('2.') ? 14 : 6,
+	steps: 4,
 	minLimit: 4,
 	maxLimit: 10,
 	maxDelayMs: 2400,
@@ -67,7 +71,7 @@ function parseAlert(line: string): LoggedAlert {
  * ones, 2.x's previous expression engine (the default builds an isolate for every execution, and
  * each pause waiting for its maximum holds one), 1.x's SQLite pool (docs/compatibility.md).
  */
-const N8N_ENV: Record<string, string> = readConnection().n8nVersion.startsWith('2.')
+const N8N_ENV: Record<string, string> = N8N_VERSION.startsWith('2.')
 	? { ...RECOMMENDED_N8N_SETTINGS, N8N_EXPRESSION_ENGINE: 'legacy' }
 	: { DB_SQLITE_POOL_SIZE: '3' };
 
@@ -79,10 +83,13 @@ describe('live over-limit pause alerts and the agent board on a generated shift,
 	let model: Decision;
 	let logged: LoggedAlert[];
 	let statuses: number[];
+	let rows: AgentRow[];
+	/** How long after the end of its second n8n saved each event, ms. */
+	let savedAfterSecond: number[];
 
 	beforeAll(async () => {
 		own = await startOwnAlertN8n('pause-model', SECRET, N8N_ENV, {
-			version: readConnection().n8nVersion,
+			version: N8N_VERSION,
 			asShipped: true,
 		});
 		({ api } = own.n8n);
@@ -132,7 +139,8 @@ describe('live over-limit pause alerts and the agent board on a generated shift,
 			schedule.map(({ event: { usuario_id, evento, t } }) => [`${usuario_id} ${evento} ${t}`, t]),
 		);
 		// Alerts stay right while each event is saved within 2 s of its second's end: how n8n did.
-		const savedAfterSecond = (await alerts.table.rows())
+		rows = await alerts.table.rows();
+		savedAfterSecond = rows
 			.filter((row) => row.agentId >= SHAPE.firstAgent)
 			.map((row) => {
 				const t = eventSecond.get(
@@ -152,6 +160,18 @@ describe('live over-limit pause alerts and the agent board on a generated shift,
 
 	it('takes every delivery', () => {
 		expect(statuses.filter((status) => status !== 200)).toEqual([]);
+	});
+
+	it('saves every event within 2 s of the end of its second, the bound the alerts rely on (otherwise this machine is too slow for the test)', () => {
+		expect(savedAfterSecond).toHaveLength(statuses.length);
+		expect(savedAfterSecond.at(-1)).toBeLessThanOrEqual(2000);
+	});
+
+	it('lists the rows n8n saved last first (what npm run demo reads to say how far behind n8n is)', async () => {
+		const createdAt = (row: AgentRow) => Date.parse(row.createdAt);
+		const newest = (await alerts.table.newest(5)).map(createdAt);
+		expect(newest).toEqual([...newest].sort((a, b) => b - a));
+		expect(newest[0]).toBeGreaterThanOrEqual(Math.max(...rows.map(createdAt)));
 	});
 
 	it('alerts every pause still open at its maximum exactly once, and nothing else', () => {
