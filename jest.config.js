@@ -51,6 +51,7 @@ module.exports = {
 				'<rootDir>/test/e2e/report-trigger-events.test.ts',
 				'<rootDir>/test/e2e/report-trigger-timezone.test.ts',
 				'<rootDir>/test/e2e/supervision.test.ts',
+				'<rootDir>/test/e2e/pause-alerts-model.test.ts',
 				'<rootDir>/test/e2e/recordings.test.ts',
 				'<rootDir>/test/browser/examples-import.test.ts',
 				'<rootDir>/test/browser/wallboard.test.ts',

@@ -11,7 +11,7 @@
  * Other flags: `--skip-build` (pack the existing dist/), `--shift-rate <events/s>` (default 5),
  * `--executions <n>` (shift executions `--check` waits for, default 5).
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, realpath, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -65,6 +65,7 @@ const LOCAL_NODE_TYPES = new Set([
 	'n8n-nodes-base.stickyNote',
 	// n8n's own storage and timer: the supervision examples' agents table and pause wait.
 	DATA_TABLE_TYPE,
+	'n8n-nodes-base.summarize',
 	'n8n-nodes-base.wait',
 	WEBHOOK_TYPE,
 	'n8n-nodes-base.respondToWebhook',
@@ -184,7 +185,9 @@ export interface WallboardCredentials {
 
 /**
  * What a user does after importing: pick the Dialer credential, the agents' data table (when the
- * example has Data table nodes), the output folder and the wallboard's credentials.
+ * example has Data table nodes), the output folder and the wallboard's credentials. Successful
+ * executions are saved, which the live alerts examples turn off: the demo shows them and checks
+ * them, and so do the tests that deploy examples this way.
  */
 export function configureExample(
 	workflow: WorkflowInput,
@@ -196,7 +199,11 @@ export function configureExample(
 	const uses = (type: string, { id, name }: Credential) => ({ [type]: { id, name } });
 	const nodes = workflow.nodes.map((node): WorkflowNode => {
 		if (DIALER_NODE_TYPES.has(node.type)) {
-			return { ...node, credentials: usesCredential(credential) };
+			// The examples leave the trigger's webhook ID out so that every paste gets its own, as the
+			// editor gives one to a pasted node without it; created through the API, it needs one here.
+			const webhookId =
+				node.type === TRIGGER_TYPE ? { webhookId: node.webhookId ?? randomUUID() } : {};
+			return { ...node, ...webhookId, credentials: usesCredential(credential) };
 		}
 		if (wallboard && node.type === WEBHOOK_TYPE && node.parameters.authentication === 'basicAuth')
 			return { ...node, credentials: uses('httpBasicAuth', wallboard.login) };
@@ -221,7 +228,11 @@ export function configureExample(
 		}
 		return { ...node, parameters };
 	});
-	return { ...workflow, nodes };
+	return {
+		...workflow,
+		nodes,
+		settings: { ...workflow.settings, saveDataSuccessExecution: 'all' },
+	};
 }
 
 function executionError(execution: Execution): string {
@@ -512,6 +523,7 @@ export async function runDemo(options: DemoOptions): Promise<void> {
 		}
 		sim.shift.start({ eventsPerSecond: options.shiftRate });
 		mark('shiftStarted');
+		watchShift(sim, table, options.shiftRate);
 
 		if (!options.check) {
 			process.stdout.write(banner(n8n, sim, outputFolder, examples, liveAlert, wallboardLogin));
@@ -563,6 +575,36 @@ export async function runDemo(options: DemoOptions): Promise<void> {
 		await stop();
 		throw error;
 	}
+}
+
+/** An event saved later than this after its second ends cannot stop a wrong alert (the alert's wait). */
+const ALERT_GRACE_MS = 2000;
+
+/**
+ * Every 30 s while the shift runs: the rate it sends, and how long after its second ends n8n
+ * saves an event in the agents' table (the median of the last rows saved), with a warning when
+ * that is longer than the live alerts allow: the machine cannot hold the rate.
+ */
+function watchShift(sim: DialerSimulator, table: AgentTable, rate: number): void {
+	let counted = sim.shift.events.length;
+	let countedAt = Date.now();
+	const report = async () => {
+		const sent = ((sim.shift.events.length - counted) * 1000) / (Date.now() - countedAt);
+		counted = sim.shift.events.length;
+		countedAt = Date.now();
+		const lags = (await table.newest())
+			.map((row) => Date.parse(row.createdAt) - Date.parse(row.lastEventAt) - 1000)
+			.sort((a, b) => a - b);
+		const behind = Math.max(0, lags[Math.floor(lags.length / 2)] ?? 0);
+		log(`shift: ${sent.toFixed(1)} events/s; n8n saves each ${behind} ms after its second`);
+		if (behind > ALERT_GRACE_MS)
+			log(
+				`WARNING: n8n is ${(behind / 1000).toFixed(1)} s behind the shift: this machine cannot ` +
+					`hold ${rate} events/s for the live alerts (a pause that ended in time may be alerted); ` +
+					'try a lower --shift-rate (examples/README.md, "Rate it holds")',
+			);
+	};
+	setInterval(() => void report().catch(() => undefined), 30_000).unref();
 }
 
 /** The wallboard's Basic Auth login (an n8n "Basic Auth" credential's fields). */

@@ -34,6 +34,8 @@ export interface AgentRow {
 	pauseId: string | null;
 	pauseStartedAt: string | null;
 	pauseLimitAt: string | null;
+	/** When n8n saved the row (a column of every data table). */
+	createdAt: string;
 }
 
 /** A data table in the owner's personal project; n8n 1.123 and 2.41 answer the same REST calls. */
@@ -72,6 +74,15 @@ export class AgentTable {
 		}
 	}
 
+	/** The rows n8n saved last, newest first. */
+	async newest(count = ROWS_PER_PAGE): Promise<AgentRow[]> {
+		const page = await this.api.rest<{ data: AgentRow[] }>(
+			'GET',
+			`/rest/projects/${this.projectId}/data-tables/${this.id}/rows?skip=0&take=${count}&sortBy=createdAt:desc`,
+		);
+		return page.data;
+	}
+
 	/** Each agent's row with the highest eventOrder: its latest event, as the agent board shows it. */
 	async latestByAgent(): Promise<Map<number, AgentRow>> {
 		const latest = new Map<number, AgentRow>();
@@ -83,7 +94,7 @@ export class AgentTable {
 	}
 
 	/** Adds rows as they are, as the "Data tables" page's import does (a test's many agents at once). */
-	async insert(rows: Array<Omit<AgentRow, 'id'>>): Promise<void> {
+	async insert(rows: Array<Omit<AgentRow, 'id' | 'createdAt'>>): Promise<void> {
 		await this.api.rest('POST', `/rest/projects/${this.projectId}/data-tables/${this.id}/insert`, {
 			data: rows,
 			returnType: 'count',

@@ -354,7 +354,7 @@ describe('the nodes in the n8n editor (Chromium)', () => {
 				page
 					.locator('[data-test-id="canvas-node"][data-node-type="n8n-nodes-base.dataTable"]')
 					.count(),
-			).resolves.toBe(3);
+			).resolves.toBe(4);
 			await expectIcons(page, 'dialer.svg', 1);
 		} finally {
 			await table.delete();

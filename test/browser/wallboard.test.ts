@@ -326,7 +326,7 @@ describe('the supervisor wallboard in Chromium (examples/supervisor-wallboard.js
  * A plausible agent for the 200-agent screen: about half on a call, a fifth available, a few
  * ringing, paused (one in three of those near or over a 15-min limit) and offline.
  */
-function agentRow(agentId: number, index: number, now: number): Omit<AgentRow, 'id'> {
+function agentRow(agentId: number, index: number, now: number): Omit<AgentRow, 'id' | 'createdAt'> {
 	const states = ['busy', 'online', 'busy', 'busy', 'paused', 'busy', 'online', 'ringing', 'busy'];
 	const state = index % 23 === 5 ? 'offline' : states[index % states.length];
 	const secondsAgo = state === 'paused' ? [120, 780, 1000][index % 3] : (index * 97) % 1500;

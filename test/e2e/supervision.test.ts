@@ -49,6 +49,8 @@ const LIMIT_SECONDS = 6;
 /** ...but one, whose wait n8n keeps in its database (waits of 65 s or more). */
 const SLOW_LIMIT_SECONDS = 70;
 const SLOW_AGENT = 301;
+/** The example checks a pause this long after its maximum, for events delivered late. */
+const CHECK_AFTER_MS = 2000;
 /** Deliveries in flight at once where many agents act together. */
 const IN_FLIGHT = 10;
 
@@ -88,9 +90,10 @@ describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)
 
 	const alerts = (workflow = alertWorkflow) => alertsIn(workflows.api, workflow);
 
+	/** Waits until each agent's latest row (as the boards read the table) passes `check`. */
 	async function waitForRows(check: (rows: AgentRow[]) => boolean, what: string): Promise<void> {
 		const deadline = Date.now() + 30_000;
-		while (!check(await table.rows())) {
+		while (!check([...(await table.latestByAgent()).values()])) {
 			if (Date.now() > deadline) throw new Error(`the data table never showed ${what}`);
 			await sleep(200);
 		}
@@ -177,8 +180,8 @@ describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)
 			await settledExecutions(8);
 		});
 
-		it('keeps one row per agent with its state, last event and open pause', async () => {
-			const rows = await table.rows();
+		it("keeps each agent's latest event with its state and open pause", async () => {
+			const rows = [...(await table.latestByAgent()).values()];
 			expect(rows.map((row) => row.agentId).sort()).toEqual([101, 102, 103, 104]);
 			const byAgent = new Map(rows.map((row) => [row.agentId, row]));
 			expect(byAgent.get(OVER)).toMatchObject({
@@ -241,7 +244,7 @@ describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)
 		/** Every third agent stays in the pause; the others come back or log out in time. */
 		const staying = agents.filter((agent) => agent % 3 === 0);
 		let executionsBefore = 0;
-		let lastEndBeforeLimitMs = 0;
+		let lastEndBeforeCheckMs = 0;
 
 		beforeAll(async () => {
 			const { webhooks } = workflows.simulator;
@@ -266,18 +269,18 @@ describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)
 				),
 			);
 			const executions = await settledExecutions(executionsBefore + agents.length + leaving.length);
-			// The ends must be saved before the limit, or an alert for them would be right.
+			// The ends must be saved before the check at the limit plus 2 s, or an alert would be right.
 			const endsSaved = executions
 				.filter(
 					(execution) => nodeOutput(execution, 'Agent Events')[0]?.event !== 'agente.pause_in',
 				)
 				.map((execution) => Date.parse(execution.stoppedAt!));
-			lastEndBeforeLimitMs = (start + limit) * 1000 - Math.max(...endsSaved);
-			console.log(`50 agents: the last end was saved ${lastEndBeforeLimitMs} ms before the limit`);
+			lastEndBeforeCheckMs = (start + limit) * 1000 + CHECK_AFTER_MS - Math.max(...endsSaved);
+			console.log(`50 agents: the last end was saved ${lastEndBeforeCheckMs} ms before the check`);
 		});
 
-		it('saves every end before the limit (otherwise the machine is too slow for this test)', () => {
-			expect(lastEndBeforeLimitMs).toBeGreaterThan(0);
+		it('saves every end before the check, 2 s after the limit (otherwise the machine is too slow for this test)', () => {
+			expect(lastEndBeforeCheckMs).toBeGreaterThan(0);
 		});
 
 		it('alerts exactly the agents still paused at the limit, once each', async () => {
@@ -292,8 +295,10 @@ describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)
 			expect(alerted).toEqual(staying);
 		});
 
-		it("never lets one agent's event overwrite another's row", async () => {
-			const rows = (await table.rows()).filter((row) => agents.includes(row.agentId));
+		it("never lets one agent's event change another's latest state", async () => {
+			const rows = [...(await table.latestByAgent()).values()].filter((row) =>
+				agents.includes(row.agentId),
+			);
 			expect(rows).toHaveLength(agents.length);
 			for (const row of rows) {
 				const expected = staying.includes(row.agentId)
@@ -322,7 +327,7 @@ describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)
 		const limit = 20;
 		let executionsBefore = 0;
 		let start: number;
-		let lastEndBeforeLimitMs = 0;
+		let lastEndBeforeCheckMs = 0;
 
 		beforeAll(async () => {
 			const { webhooks } = workflows.simulator;
@@ -362,11 +367,11 @@ describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)
 					(execution) => nodeOutput(execution, 'Agent Events')[0]?.event === 'agente.pause_out',
 				)
 				.map((execution) => Date.parse(execution.stoppedAt!));
-			lastEndBeforeLimitMs = (start + limit) * 1000 - Math.max(...endsSaved);
+			lastEndBeforeCheckMs = (start + limit) * 1000 + CHECK_AFTER_MS - Math.max(...endsSaved);
 		});
 
-		it('saves every resume before the limit (otherwise the machine is too slow for this test)', () => {
-			expect(lastEndBeforeLimitMs).toBeGreaterThan(0);
+		it('saves every resume before the check, 2 s after the limit (otherwise the machine is too slow for this test)', () => {
+			expect(lastEndBeforeCheckMs).toBeGreaterThan(0);
 		});
 
 		it('alerts none of the 30 pauses that ended, and each pause that ran over once', async () => {

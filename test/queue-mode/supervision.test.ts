@@ -54,9 +54,10 @@ describe('live over-limit pause alerts in queue mode (examples/live-pause-alerts
 	let executions: Execution[];
 	let alerts: Alert[];
 
+	/** Waits until each agent's latest row (as the boards read the table) passes `check`. */
 	async function waitForRows(check: (rows: AgentRow[]) => boolean, what: string): Promise<void> {
 		const deadline = Date.now() + 30_000;
-		while (!check(await deployment.table.rows())) {
+		while (!check([...(await deployment.table.latestByAgent()).values()])) {
 			if (Date.now() > deadline) throw new Error(`the data table never showed ${what}`);
 			await sleep(200);
 		}
@@ -152,9 +153,9 @@ describe('live over-limit pause alerts in queue mode (examples/live-pause-alerts
 		expect(startedOn).toHaveLength(2);
 	});
 
-	it('keeps the row of every agent in the PostgreSQL data table, in the state of its last event', async () => {
-		const rows = await deployment.table.rows();
-		const state = (agent: number) => rows.find((row) => row.agentId === agent)?.state;
+	it("keeps every agent's latest event in the PostgreSQL data table", async () => {
+		const latest = await deployment.table.latestByAgent();
+		const state = (agent: number) => latest.get(agent)?.state;
 		expect([...staying, PARKED_STAYING].map(state)).toEqual(
 			[...staying, PARKED_STAYING].map(() => 'paused'),
 		);

@@ -91,9 +91,12 @@ export function failure(execution: Execution): string {
 	return `${execution.id} ${execution.status} in ${resultData.lastNodeExecuted}: ${resultData.error?.message}`;
 }
 
+/** Executions of agent events: the example's schedule (pruning old events) may run at any 10th minute. */
+const ofAgentEvents = (execution: Execution) => execution.mode !== 'trigger';
+
 /**
- * Waits until the workflow has at least `count` finished executions and none still running or
- * waiting; returns them all with their data.
+ * Waits until the workflow has at least `count` finished executions of agent events and none
+ * still running or waiting; returns them all with their data.
  */
 export async function settledExecutions(
 	api: N8nApi,
@@ -103,10 +106,10 @@ export async function settledExecutions(
 ): Promise<Execution[]> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
-		const executions = await api.listExecutions(workflow.id);
+		const executions = (await api.listExecutions(workflow.id)).filter(ofAgentEvents);
 		const finished = executions.filter(hasFinished);
 		if (finished.length >= count && finished.length === executions.length)
-			return api.listExecutions(workflow.id, true);
+			return (await api.listExecutions(workflow.id, true)).filter(ofAgentEvents);
 		if (Date.now() > deadline)
 			throw new Error(
 				`${finished.length} of ${count} executions finished in ${timeoutMs} ms ` +
@@ -132,18 +135,21 @@ export interface AlertDeployment {
 	remove(): Promise<void>;
 }
 
+/**
+ * `asShipped`: keep the example's workflow settings (successful executions not saved) instead of
+ * saving every execution for the test to read.
+ */
 export async function deployAlertExample(
 	api: N8nApi,
 	credential: Credential,
+	{ asShipped = false } = {},
 ): Promise<AlertDeployment> {
 	const table = await AgentTable.create(api);
 	const outputFolder = await makeOutputFolder();
+	const example = await readExample(ALERT_EXAMPLE);
+	const configured = configureSupervisionExample(example, { credential, table, outputFolder });
 	const workflow = await api.createWorkflow(
-		configureSupervisionExample(await readExample(ALERT_EXAMPLE), {
-			credential,
-			table,
-			outputFolder,
-		}),
+		asShipped ? { ...configured, settings: example.settings } : configured,
 	);
 	const remove = async () => {
 		await api.deactivateWorkflow(workflow.id).catch(() => undefined);
@@ -166,6 +172,8 @@ export async function deployAlertExample(
 /** An n8n of a test's own (one it restarts), with the alert example active. */
 export interface OwnAlertN8n {
 	n8n: N8nInstance;
+	/** The Dialer credential with the webhook secret (the dialer's own address is not used). */
+	credential: Credential;
 	deployment: AlertDeployment;
 	/** Delivers one event to the example's trigger, as the dialer does. */
 	send(agentEvent: AgentEvent): Promise<void>;
@@ -173,13 +181,19 @@ export interface OwnAlertN8n {
 	stop(): Promise<void>;
 }
 
+/** `version`: the n8n to start (default the newest 2.x); `asShipped` as for deployAlertExample. */
 export async function startOwnAlertN8n(
 	purpose: string,
 	secret: string,
 	env: Record<string, string>,
+	{ version, asShipped = false }: { version?: string; asShipped?: boolean } = {},
 ): Promise<OwnAlertN8n> {
 	registerSecret(secret);
-	const n8n = await startN8n({ purpose, env: { GENERIC_TIMEZONE: 'America/Sao_Paulo', ...env } });
+	const n8n = await startN8n({
+		purpose,
+		version,
+		env: { GENERIC_TIMEZONE: 'America/Sao_Paulo', ...env },
+	});
 	try {
 		// Only the trigger's webhook secret is used: nothing here calls the dialer.
 		const credential = await n8n.api.createCredential('dialerApi', `Dialer ${purpose}`, {
@@ -192,9 +206,10 @@ export async function startOwnAlertN8n(
 			reportUser: '',
 			reportPassword: '',
 		});
-		const deployment = await deployAlertExample(n8n.api, credential);
+		const deployment = await deployAlertExample(n8n.api, credential, { asShipped });
 		return {
 			n8n,
+			credential,
 			deployment,
 			async send(agentEvent) {
 				const answer = await post(deployment.url, JSON.stringify(agentEvent), {
