@@ -22,6 +22,7 @@ import type { AgentEvent } from '../../simulator/types';
 import { readConnection, registerSecret } from './setup/connection';
 import {
 	agentOf,
+	agentEventExecutions,
 	ALERT_LOG,
 	alertsIn,
 	alertsOf,
@@ -248,7 +249,7 @@ describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)
 
 		beforeAll(async () => {
 			const { webhooks } = workflows.simulator;
-			executionsBefore = (await workflows.api.listExecutions(alertWorkflow.id)).length;
+			executionsBefore = await agentEventExecutions(workflows.api, alertWorkflow);
 			const start = nowSeconds();
 			// Long enough for n8n to take in 50 events and 34 ends before the limit.
 			const limit = 20;
@@ -331,7 +332,7 @@ describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)
 
 		beforeAll(async () => {
 			const { webhooks } = workflows.simulator;
-			executionsBefore = (await workflows.api.listExecutions(alertWorkflow.id)).length;
+			executionsBefore = await agentEventExecutions(workflows.api, alertWorkflow);
 			start = nowSeconds();
 			const resume = (agent: number, t: number) => event('agente.pause_out', agent, { t });
 			await inParallel(resumeFirst, IN_FLIGHT, (agent) => webhooks.emit(resume(agent, start)));

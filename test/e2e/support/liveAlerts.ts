@@ -94,6 +94,11 @@ export function failure(execution: Execution): string {
 /** Executions of agent events: the example's schedule (pruning old events) may run at any 10th minute. */
 const ofAgentEvents = (execution: Execution) => execution.mode !== 'trigger';
 
+/** How many executions of agent events the workflow has, finished or not. */
+export async function agentEventExecutions(api: N8nApi, workflow: Workflow): Promise<number> {
+	return (await api.listExecutions(workflow.id)).filter(ofAgentEvents).length;
+}
+
 /**
  * Waits until the workflow has at least `count` finished executions of agent events and none
  * still running or waiting; returns them all with their data.
