@@ -27,7 +27,8 @@ async function main(): Promise<number> {
 		const { result } = concurrently(
 			Object.entries(lanes).map(([name, projects]) => ({
 				name,
-				command: projects.map(jest).join(' && '),
+				// Each project runs even when one before it failed; the lane fails if any did.
+				command: `failed=0; ${projects.map((project) => `${jest(project)} || failed=1; `).join('')}exit $failed`,
 				env: { [PACKED_TARBALL_ENV]: tarball },
 			})),
 			{ prefix: '{time} {name}', timestampFormat: 'HH:mm:ss' },
