@@ -91,7 +91,7 @@ interface Plan {
 
 /**
  * n8n's defaults, then the setting that removes the expression isolate from the Dialer Trigger's
- * webhook call (n8n then builds one only for an expression, and version 1.1 evaluates none).
+ * webhook call (n8n then builds one only for an expression, and the trigger's call evaluates none).
  */
 const BURST_SETTINGS: Array<Record<string, string>> = [{}, RECOMMENDED_N8N_SETTINGS];
 

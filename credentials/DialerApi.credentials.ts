@@ -112,8 +112,8 @@ export class DialerApi implements ICredentialType {
 			default: '',
 			description:
 				'Secret configured on the webhook in the dialer console. The Dialer Trigger rejects ' +
-				'deliveries whose X-Webhook-Secret header differs; from version 2 it is not published ' +
-				'without one (unless it accepts unauthenticated deliveries).',
+				'deliveries whose X-Webhook-Secret header differs and is not published without one ' +
+				'(unless it accepts unauthenticated deliveries).',
 		},
 		{
 			displayName: 'Previous Webhook Secret',

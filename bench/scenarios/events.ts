@@ -43,8 +43,7 @@ export async function createReceiver(
 			{
 				name: 'Dialer Trigger',
 				type: TRIGGER_TYPE,
-				// BENCH_TRIGGER_VERSION=1 measures workflows made before version 1.1.
-				typeVersion: Number(process.env.BENCH_TRIGGER_VERSION ?? TRIGGER_VERSION),
+				typeVersion: TRIGGER_VERSION,
 				webhookId: path,
 				parameters: { events: [WANTED], options: {} },
 				credentials: { dialerApi: { id: target.dialer.id, name: target.dialer.name } },

@@ -38,13 +38,10 @@ export class DialerTrigger implements INodeType {
 		name: 'dialerTrigger',
 		icon: { light: 'file:../../icons/dialer.svg', dark: 'file:../../icons/dialer.dark.svg' },
 		group: ['trigger'],
-		// 1.1 behaves exactly like 1. n8n 2.x evaluates an expression in its expression isolate
-		// on every webhook call to a version 1 node (the Webhook node's old binaryData option),
-		// about 7 ms of n8n's main thread per delivery (CPU profile of a burst); from 1.1 it does not.
-		// 2 refuses to publish without a Webhook Secret unless Accept Unauthenticated Deliveries is
-		// on (older versions keep accepting, with their notice).
-		version: [1, 1.1, 2],
-		defaultVersion: 2,
+		// Not 1: n8n evaluates an expression in its expression isolate on every webhook call to a
+		// version 1 start node (the Webhook node's old binaryData option), about 7 ms of n8n's main
+		// thread per delivery.
+		version: 2,
 		// A page, no #anchor: n8n opens this link as it is, but appends ?utm_… after the whole
 		// codex link (.node.json), where an anchor would swallow it and be lost.
 		documentationUrl:

@@ -9,7 +9,7 @@ import {
 import { switchOn } from '../Dialer/helpers/parameters';
 import { allowedRanges, type AddressRange } from './addresses';
 import { parseAgentIds } from './events';
-import { ACCEPT_UNAUTHENTICATED, SECURE_BY_DEFAULT_VERSION } from './properties';
+import { ACCEPT_UNAUTHENTICATED } from './properties';
 import { digestSecrets, type SecretDigests } from './verification';
 
 /** The credential's current and previous webhook secrets, as digests. */
@@ -20,14 +20,11 @@ export async function loadSecretDigests(
 	return digestSecrets(credential.webhookSecret, credential.previousWebhookSecret);
 }
 
-/** Whether this node refuses deliveries when its credential has no secret (version 2 on). */
+/** Whether this node refuses deliveries when its credential has no secret. */
 export function requiresSecret(context: IHookFunctions | IWebhookFunctions): boolean {
-	return (
-		context.getNode().typeVersion >= SECURE_BY_DEFAULT_VERSION &&
-		!switchOn(
-			context.getNodeParameter(ACCEPT_UNAUTHENTICATED, false),
-			'Accept Unauthenticated Deliveries',
-		)
+	return !switchOn(
+		context.getNodeParameter(ACCEPT_UNAUTHENTICATED, false),
+		'Accept Unauthenticated Deliveries',
 	);
 }
 
@@ -65,8 +62,8 @@ export const NO_SECRET_MESSAGE =
 
 /**
  * Runs when n8n registers the webhook, on publishing and for the Test URL: refuses options that
- * do not read and, from version 2, a credential without a secret. Throwing here makes n8n refuse
- * to publish (or to listen for a test event) with this message.
+ * do not read and, unless Accept Unauthenticated Deliveries is on, a credential without a secret.
+ * Throwing here makes n8n refuse to publish (or to listen for a test event) with this message.
  */
 export async function checkBeforeListening(context: IHookFunctions): Promise<void> {
 	const node = context.getNode();

@@ -2,9 +2,6 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { AGENT_EVENTS } from './events';
 
-/** Version 2 refuses to activate without a Webhook Secret (unless told to accept anything). */
-export const SECURE_BY_DEFAULT_VERSION = 2;
-
 const PASTE_URL =
 	'Paste the Production URL above into the webhook settings of the dialer console and choose ' +
 	'the same events there. Set a Secret there and the same value as Webhook Secret in this ' +
@@ -17,20 +14,11 @@ export const ACCEPT_UNAUTHENTICATED = 'acceptUnauthenticatedDeliveries';
 export const triggerProperties: INodeProperties[] = [
 	{
 		displayName:
-			`${PASTE_URL}without one, anyone who learns the URL can start this workflow.` + TEST_URL,
+			`${PASTE_URL}without one, the workflow cannot be published and the Test URL does not ` +
+			`listen, unless Accept Unauthenticated Deliveries is on.${TEST_URL}`,
 		name: 'notice',
 		type: 'notice',
 		default: '',
-		displayOptions: { show: { '@version': [1, 1.1] } },
-	},
-	{
-		displayName:
-			`${PASTE_URL}without one, the workflow cannot be published and the Test URL does not ` +
-			`listen, unless Accept Unauthenticated Deliveries is on.${TEST_URL}`,
-		name: 'secureNotice',
-		type: 'notice',
-		default: '',
-		displayOptions: { show: { '@version': [SECURE_BY_DEFAULT_VERSION] } },
 	},
 	{
 		// n8n's defaults build an expression isolate for every call to a community trigger before
@@ -63,7 +51,6 @@ export const triggerProperties: INodeProperties[] = [
 		name: ACCEPT_UNAUTHENTICATED,
 		type: 'boolean',
 		default: false,
-		displayOptions: { show: { '@version': [SECURE_BY_DEFAULT_VERSION] } },
 		description:
 			'Whether to accept deliveries without any secret when the credential has no Webhook ' +
 			'Secret: anyone who learns the URL can then start this workflow. Off, the workflow cannot ' +

@@ -17,10 +17,7 @@ import type { DialerSimulator } from '../../simulator/types';
 
 export const DIALER_TYPE = 'n8n-nodes-dialer.dialer';
 export const TRIGGER_TYPE = 'n8n-nodes-dialer.dialerTrigger';
-/**
- * The Dialer Trigger's current version, as the editor adds it (1 costs n8n an expression per
- * call; 2 is 1.1 that will not publish without a Webhook Secret).
- */
+/** The Dialer Trigger's only version. */
 export const TRIGGER_VERSION = 2;
 /**
  * The n8n setting docs/capacity.md measured to keep bursts whole (n8n labels it experimental): n8n
@@ -99,8 +96,6 @@ export async function createTriggerFlow(
 		triggerOptions?: Record<string, unknown>;
 		/** Other trigger parameters (e.g. acceptUnauthenticatedDeliveries). */
 		triggerParameters?: Record<string, unknown>;
-		/** Default: TRIGGER_VERSION. */
-		triggerVersion?: number;
 		after?: NodeSpec[];
 		name: string;
 		timezone: string;
@@ -112,7 +107,7 @@ export async function createTriggerFlow(
 		{
 			name: TRIGGER,
 			type: TRIGGER_TYPE,
-			typeVersion: options.triggerVersion ?? TRIGGER_VERSION,
+			typeVersion: TRIGGER_VERSION,
 			webhookId,
 			parameters: {
 				events: options.events,

@@ -11,6 +11,7 @@ import { Dialer } from '../../nodes/Dialer/Dialer.node';
 import { DialerTrigger } from '../../nodes/DialerTrigger/DialerTrigger.node';
 import type { Credential, N8nApi, Workflow, WorkflowNode } from '../../scripts/n8n/api';
 import { AgentTable } from '../../scripts/n8n/dataTables';
+import { TRIGGER_VERSION } from '../../scripts/n8n/dialer';
 import { configureExample, readExamples } from '../../scripts/demo';
 import {
 	closeNode,
@@ -231,7 +232,7 @@ describe('the nodes in the n8n editor (Chromium)', () => {
 			{
 				name: 'Dialer Trigger',
 				type: `${PACKAGE}.dialerTrigger`,
-				typeVersion: 1,
+				typeVersion: TRIGGER_VERSION,
 				position: [0, 0],
 				webhookId: '3c0d5b7e-1f2a-4e6b-9c8d-7a5f4e3d2c1b',
 				parameters: {
@@ -292,7 +293,7 @@ describe('the nodes in the n8n editor (Chromium)', () => {
 					{
 						name: 'Dialer Trigger',
 						type: `${PACKAGE}.dialerTrigger`,
-						typeVersion: 1,
+						typeVersion: TRIGGER_VERSION,
 						position: [0, 0],
 						webhookId: 'b1f0c2d3-4e5f-4a6b-8c7d-9e0f1a2b3c4d',
 						parameters: { events: ['agente.login'] },

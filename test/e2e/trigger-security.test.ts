@@ -1,5 +1,5 @@
 /**
- * Dialer Trigger version 2's webhook security in a real n8n: no publishing (and no Test URL)
+ * The Dialer Trigger's webhook security in a real n8n: no publishing (and no Test URL)
  * without a Webhook Secret unless unauthenticated deliveries are accepted on purpose, a secret
  * rotation during a running shift, Allowed Addresses, and Max Event Age / Max Event Time Ahead.
  * The same file runs on n8n 1.123 (e2e-n8n1). Proxy hops: trigger-proxy.test.ts.
@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { Agent } from 'undici';
 
 import { N8nApiError, PublicationError } from '../../scripts/n8n/api';
+import { TRIGGER_TYPE, TRIGGER_VERSION } from '../../scripts/n8n/dialer';
 import { countBy } from '../../scripts/queue-mode/burst';
 import { readConnection, registerSecret } from './setup/connection';
 import {
@@ -48,7 +49,7 @@ async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
 	);
 }
 
-describe('Dialer Trigger version 2 security in n8n', () => {
+describe('Dialer Trigger security in n8n', () => {
 	let workflows: TriggerWorkflows;
 	// Publications n8n refuses, started at once (on n8n 2.x each takes about 15 s): their errors.
 	const refused: Record<'noSecret' | 'badAddress', Promise<unknown>> = {
@@ -94,8 +95,8 @@ describe('Dialer Trigger version 2 security in n8n', () => {
 				nodes: [
 					{
 						name: TRIGGER,
-						type: 'n8n-nodes-dialer.dialerTrigger',
-						typeVersion: 2,
+						type: TRIGGER_TYPE,
+						typeVersion: TRIGGER_VERSION,
 						webhookId: randomUUID(),
 						position: [0, 0],
 						parameters: { events: ['agente.login'], options: {} },

@@ -233,20 +233,6 @@ describe('Dialer Trigger in n8n', () => {
 		});
 	});
 
-	describe('without a secret in the credential, at version 1.1 (version 2 refuses: trigger-security)', () => {
-		it('accepts deliveries without the header', async () => {
-			const hook = await workflows.createTriggerWorkflow(await workflows.createCredential(''), {
-				events: ['agente.online'],
-				version: 1.1,
-			});
-			const answer = await post(hook.url, JSON.stringify(event('agente.online', 9)), {
-				'content-type': 'application/json',
-			});
-			expect(answer).toMatchObject({ status: 200, body: { received: true } });
-			await hook.expectExecutions(1);
-		});
-	});
-
 	describe('a secret rotated in the credential', () => {
 		it('takes effect within a second for the new secret, and within the cache lifetime for the old one', async () => {
 			const credential = await workflows.createCredential(SECRET);

@@ -132,20 +132,17 @@ export class TriggerWorkflows {
 			events: string[];
 			options?: Record<string, unknown>;
 			acceptUnauthenticatedDeliveries?: boolean;
-			/** Default: the current version. */
-			version?: number;
 		},
 		timezone = 'Asia/Kolkata',
 	): Promise<TriggerWorkflow> {
 		const { api } = this;
-		const { events, options, version, ...triggerParameters } = parameters;
+		const { events, options, ...triggerParameters } = parameters;
 		const { workflow, url } = await createTriggerFlow(api, {
 			name: 'e2e trigger',
 			credential,
 			events,
 			triggerOptions: options,
 			triggerParameters,
-			triggerVersion: version,
 			timezone,
 		});
 		this.workflows.push(workflow);

@@ -25,8 +25,6 @@ export interface Delivery {
 	previousSecret?: string;
 	events?: string[];
 	options?: IDataObject;
-	/** The node's version (default the newest, 2). */
-	version?: number;
 	/** A switch; text as an expression gives it ("false"). */
 	acceptUnauthenticatedDeliveries?: boolean | string;
 	/** The client address n8n reports (`req.ip`; default 127.0.0.1). */
@@ -65,11 +63,12 @@ export function fakeWebhookFunctions(delivery: Delivery = {}) {
 		acceptUnauthenticatedDeliveries: delivery.acceptUnauthenticatedDeliveries ?? false,
 	};
 	const credentialId = delivery.credentialId ?? `cred-${++credentialCounter}`;
+	const node = new DialerTrigger();
 	const context = {
 		getNode: () => ({
 			name: 'Dialer Trigger',
 			type: 'n8n-nodes-dialer.dialerTrigger',
-			typeVersion: delivery.version ?? 2,
+			typeVersion: node.description.version,
 			position: [0, 0],
 			parameters,
 			credentials: { dialerApi: { id: credentialId, name: 'Dialer' } },
@@ -89,7 +88,6 @@ export function fakeWebhookFunctions(delivery: Delivery = {}) {
 				(Array.isArray(data) ? data : [data]).map((json) => ({ json })),
 		},
 	};
-	const node = new DialerTrigger();
 	const call = () => node.webhook.call(context as unknown as IWebhookFunctions);
 	const listen = () =>
 		node.webhookMethods.default.checkExists.call(context as unknown as IHookFunctions);

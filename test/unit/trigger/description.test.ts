@@ -29,12 +29,13 @@ describe('what users see of the Dialer Trigger', () => {
 		]);
 	});
 
-	it('tells users where to paste the URL, to set the same secret, and when the test URL works', () => {
+	it('tells users where to paste the URL, to set the same secret, that publishing needs one, and when the test URL works', () => {
 		const notice = property('notice');
 		expect(notice.type).toBe('notice');
 		expect(notice.displayName).toMatch(/Production URL/);
 		expect(notice.displayName).toMatch(/dialer console/);
 		expect(notice.displayName).toMatch(/Secret/);
+		expect(notice.displayName).toMatch(/cannot be published/);
 		expect(notice.displayName).toMatch(/Test URL only works while/);
 	});
 
@@ -59,25 +60,23 @@ describe('what users see of the Dialer Trigger', () => {
 		]);
 	});
 
-	it('is at version 2 for new nodes; 1 and 1.1 stay for existing workflows', () => {
-		expect(description.version).toEqual([1, 1.1, 2]);
-		expect(description.defaultVersion).toBe(2);
+	// n8n evaluates an expression on every webhook call to a version 1 start node.
+	it('has one version, 2, not 1', () => {
+		expect(description.version).toBe(2);
+		expect(description.defaultVersion).toBeUndefined();
 	});
 
-	it('offers, from version 2, an off-by-default switch whose name says unauthenticated deliveries are accepted', () => {
+	it('offers an off-by-default switch whose name says unauthenticated deliveries are accepted', () => {
 		expect(property('acceptUnauthenticatedDeliveries')).toMatchObject({
 			displayName: 'Accept Unauthenticated Deliveries (Insecure)',
 			type: 'boolean',
 			default: false,
-			displayOptions: { show: { '@version': [2] } },
 		});
 	});
 
-	it('tells version 2 users that publishing needs a secret, and older versions that anyone could call', () => {
-		expect(property('secureNotice').displayName).toMatch(/cannot be published/);
-		expect(property('secureNotice').displayOptions).toEqual({ show: { '@version': [2] } });
-		expect(property('notice').displayName).toMatch(/anyone who learns the URL/);
-		expect(property('notice').displayOptions).toEqual({ show: { '@version': [1, 1.1] } });
+	it('has one set of properties, none shown or hidden by version', () => {
+		for (const { displayOptions } of description.properties)
+			expect(JSON.stringify(displayOptions ?? {})).not.toContain('@version');
 	});
 
 	it('registers nothing with the dialer: the URL is pasted by hand', async () => {

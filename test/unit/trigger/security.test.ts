@@ -6,7 +6,7 @@ const NOW = Math.floor(Date.now() / 1000);
 const current = { ...login, t: NOW };
 
 describe('publishing (and the Test URL) without a Webhook Secret', () => {
-	it('fails from version 2 with a message saying where to set one', async () => {
+	it('fails with a message saying where to set one', async () => {
 		const { listen } = fakeWebhookFunctions({ secret: '' });
 		const error = await listen().catch((e: unknown) => e);
 		expect(error).toBeInstanceOf(NodeOperationError);
@@ -17,7 +17,7 @@ describe('publishing (and the Test URL) without a Webhook Secret', () => {
 		expect(message).toContain('Accept Unauthenticated Deliveries');
 	});
 
-	it('succeeds from version 2 when Accept Unauthenticated Deliveries is on', async () => {
+	it('succeeds when Accept Unauthenticated Deliveries is on', async () => {
 		const { listen } = fakeWebhookFunctions({ secret: '', acceptUnauthenticatedDeliveries: true });
 		await expect(listen()).resolves.toBe(true);
 	});
@@ -32,10 +32,6 @@ describe('publishing (and the Test URL) without a Webhook Secret', () => {
 		await expect(on.listen()).resolves.toBe(true);
 	});
 
-	it.each([1, 1.1])('succeeds for version %s, as before', async (version) => {
-		await expect(fakeWebhookFunctions({ secret: '', version }).listen()).resolves.toBe(true);
-	});
-
 	it('succeeds with a secret, or with only a previous one', async () => {
 		await expect(fakeWebhookFunctions().listen()).resolves.toBe(true);
 		await expect(
@@ -46,18 +42,16 @@ describe('publishing (and the Test URL) without a Webhook Secret', () => {
 	it.each([
 		[{ allowedAddresses: '203.0.113.7, 10.0.0.0/33' }, 'Entry 2 of Allowed Addresses'],
 		[{ agentIds: '7, Maria' }, '"Maria" is not an agent ID'],
-	])('fails for options that do not read (%j), in any version', async (options, message) => {
-		for (const version of [1, 2]) {
-			const error = await fakeWebhookFunctions({ options, version })
-				.listen()
-				.catch((e: unknown) => e);
-			expect(error).toBeInstanceOf(NodeOperationError);
-			expect((error as Error).message).toContain(message);
-		}
+	])('fails for options that do not read (%j)', async (options, message) => {
+		const error = await fakeWebhookFunctions({ options })
+			.listen()
+			.catch((e: unknown) => e);
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect((error as Error).message).toContain(message);
 	});
 });
 
-describe('deliveries to version 2 when the credential has no secret', () => {
+describe('deliveries when the credential has no secret', () => {
 	it('are refused with 401 (the secret was removed after publishing), and the refusal is logged', async () => {
 		const { call, written, warn } = fakeWebhookFunctions({
 			body: current,

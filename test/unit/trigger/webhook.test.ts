@@ -59,21 +59,6 @@ describe('the secret', () => {
 		expect(written.status).toBe(401);
 	});
 
-	it.each([1, 1.1])(
-		'is not required by version %s when the credential has none: any delivery is accepted',
-		async (version) => {
-			const { call, written } = fakeWebhookFunctions({
-				body: login,
-				secret: '',
-				version,
-				headers: { 'x-webhook-secret': undefined },
-			});
-			const result = await call();
-			expect(written.status).toBe(200);
-			expect(startedItems(result)).toHaveLength(1);
-		},
-	);
-
 	it('is read from the credential once, not on every delivery', async () => {
 		const credentialId = 'cred-shared';
 		const calls = Array.from({ length: 30 }, () =>
