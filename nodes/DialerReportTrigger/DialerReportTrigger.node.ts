@@ -15,10 +15,10 @@ import {
 	recordingsWanted,
 	type FileSettings,
 } from '../Dialer/actions/recording/files';
-import { startPollCredentials } from '../Dialer/helpers/credentials';
+import { startPollCredentials } from '../shared/credentials';
 import { asNodeError } from '../Dialer/actions/router';
-import { namedSubtitle } from '../Dialer/helpers/subtitle';
-import { dialerApiRequest, type ApiFields } from '../Dialer/transport/request';
+import { namedSubtitle } from '../shared/subtitle';
+import { dialerApiRequest, type ApiFields } from '../shared/transport/request';
 import { checkClock, readingAhead, testEventWarnings } from './clockCheck';
 import { pollReport, resumeState, type ReadWindow } from './cursor';
 import { emitRows, forgetRowsToEmitAgain, rowsToEmitAgain } from './emission';

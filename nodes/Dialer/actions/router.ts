@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { inParallel, parallelRequestsOf } from '../helpers/parallel';
+import { inParallel, parallelRequestsOf } from '../../shared/parallel';
 import { asNodeError } from './errors';
 import * as endPause from './agent/endPause.operation';
 import * as logout from './agent/logout.operation';

@@ -12,7 +12,7 @@ import {
 	requireId,
 	requireText,
 	toApiDateTime,
-} from '../../../nodes/Dialer/helpers/parameters';
+} from '../../../nodes/shared/parameters';
 
 const api = (range: { start: DateTime; end: DateTime }) => [
 	toApiDateTime(range.start),

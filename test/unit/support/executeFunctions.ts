@@ -11,7 +11,7 @@ import type {
 
 import * as callHistory from '../../../nodes/Dialer/actions/report/getCallHistory.operation';
 import { router } from '../../../nodes/Dialer/actions/router';
-import { dialerApiRequest } from '../../../nodes/Dialer/transport/request';
+import { dialerApiRequest } from '../../../nodes/shared/transport/request';
 import { fakePrepareBinaryData, type StoreCall, type StoreMode } from './binaryStore';
 import { followingRedirects } from './redirects';
 

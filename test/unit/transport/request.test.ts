@@ -9,7 +9,7 @@ import {
 	encodeForm,
 	operationUrl,
 	unwrapEnvelope,
-} from '../../../nodes/Dialer/transport/request';
+} from '../../../nodes/shared/transport/request';
 import { callApi, fakeExecuteFunctions, TEST_CREDENTIALS } from '../support/executeFunctions';
 
 describe('requests', () => {

@@ -1,9 +1,13 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { requireText } from '../../helpers/parameters';
-import { recordOf } from '../../helpers/rows';
-import type { ApiOperation } from '../../transport/operations';
-import { ACTION_TIMEOUT_MS, dialerApiRequest, type ApiEndpoint } from '../../transport/request';
+import { requireText } from '../../../shared/parameters';
+import { recordOf } from '../../../shared/rows';
+import type { ApiOperation } from '../../../shared/transport/operations';
+import {
+	ACTION_TIMEOUT_MS,
+	dialerApiRequest,
+	type ApiEndpoint,
+} from '../../../shared/transport/request';
 import { sentAs } from '../shared/sentAs';
 
 /**

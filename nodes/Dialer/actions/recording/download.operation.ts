@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { ParameterError } from '../../helpers/parameters';
+import { ParameterError } from '../../../shared/parameters';
 import { downloadRecording, fileProperties, markRecording, readFileSettings } from './files';
 
 export const option = {

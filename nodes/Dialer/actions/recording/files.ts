@@ -7,10 +7,10 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 
-import { inParallel } from '../../helpers/parallel';
-import { numberFromText, ParameterError, switchOn, timeoutOf } from '../../helpers/parameters';
-import { downloadFile } from '../../transport/download';
-import { REPORT_TIMEOUT_MS } from '../../transport/request';
+import { inParallel } from '../../../shared/parallel';
+import { numberFromText, ParameterError, switchOn, timeoutOf } from '../../../shared/parameters';
+import { downloadFile } from '../../../shared/transport/download';
+import { REPORT_TIMEOUT_MS } from '../../../shared/transport/request';
 import { asNodeError } from '../errors';
 import type { ItemParameters } from '../shared/itemParameters';
 

@@ -5,9 +5,9 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { ParameterError, requireText } from '../../helpers/parameters';
-import { recordOf, rowsOf } from '../../helpers/rows';
-import { REPORT_TIMEOUT_MS, type ApiEndpoint } from '../../transport/request';
+import { ParameterError, requireText } from '../../../shared/parameters';
+import { recordOf, rowsOf } from '../../../shared/rows';
+import { REPORT_TIMEOUT_MS, type ApiEndpoint } from '../../../shared/transport/request';
 import { offerFilters } from '../shared/filters';
 import { limitProperties } from '../shared/limit';
 import { periodProperties } from '../shared/period';

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { rowsOf } from '../../helpers/rows';
-import { REPORT_TIMEOUT_MS, type ApiEndpoint } from '../../transport/request';
+import { rowsOf } from '../../../shared/rows';
+import { REPORT_TIMEOUT_MS, type ApiEndpoint } from '../../../shared/transport/request';
 import { offerFilters, sharedFilters } from '../shared/filters';
 import { limitProperties } from '../shared/limit';
 import { periodProperties } from '../shared/period';

@@ -5,16 +5,16 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { dialerCredentials } from '../../helpers/credentials';
-import { parseFichaIds, requireText } from '../../helpers/parameters';
-import { rowsOf } from '../../helpers/rows';
+import { dialerCredentials } from '../../../shared/credentials';
+import { parseFichaIds, requireText } from '../../../shared/parameters';
+import { rowsOf } from '../../../shared/rows';
 import {
 	dialerApiDownload,
 	dialerApiRequest,
 	REPORT_TIMEOUT_MS,
 	type ApiEndpoint,
 	type ApiFields,
-} from '../../transport/request';
+} from '../../../shared/transport/request';
 import { offerFilters, sharedFilters } from '../shared/filters';
 import type { ItemParameters } from '../shared/itemParameters';
 import { limitedItems, limitProperties } from '../shared/limit';

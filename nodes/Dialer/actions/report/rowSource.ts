@@ -5,8 +5,12 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { parallelRequestsOf } from '../../helpers/parallel';
-import { dialerApiRequest, type ApiEndpoint, type ApiFields } from '../../transport/request';
+import { parallelRequestsOf } from '../../../shared/parallel';
+import {
+	dialerApiRequest,
+	type ApiEndpoint,
+	type ApiFields,
+} from '../../../shared/transport/request';
 import { attachRecordings, recordingsWanted } from '../recording/files';
 import type { ItemParameters } from '../shared/itemParameters';
 import { limitedItems } from '../shared/limit';

@@ -5,8 +5,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { ParameterError } from '../../helpers/parameters';
-import type { ApiFields } from '../../transport/request';
+import { ParameterError } from '../../../shared/parameters';
+import type { ApiFields } from '../../../shared/transport/request';
 import { reportRows, type ReportRowSource } from './rowSource';
 
 /**

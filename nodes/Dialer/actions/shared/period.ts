@@ -8,8 +8,8 @@ import {
 	PERIOD_PRESETS,
 	presetRange,
 	toApiDateTime,
-} from '../../helpers/parameters';
-import { dialerTimezone } from '../../helpers/dialerTimezone';
+} from '../../../shared/parameters';
+import { dialerTimezone } from '../../../shared/dialerTimezone';
 
 const periodOptions: INodePropertyOptions[] = [
 	{ name: 'Custom', value: 'custom', description: 'A start and end of your choice' },
