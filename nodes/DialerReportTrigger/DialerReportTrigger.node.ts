@@ -10,13 +10,9 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import {
-	attachRecordings,
-	recordingsWanted,
-	type FileSettings,
-} from '../Dialer/actions/recording/files';
 import { startPollCredentials } from '../shared/credentials';
-import { asNodeError } from '../Dialer/actions/router';
+import { asNodeError } from '../shared/errors';
+import { attachRecordings, recordingsWanted, type FileSettings } from '../shared/recordings';
 import { namedSubtitle } from '../shared/subtitle';
 import { dialerApiRequest, type ApiFields } from '../shared/transport/request';
 import { checkClock, readingAhead, testEventWarnings } from './clockCheck';

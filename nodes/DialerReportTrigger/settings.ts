@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
-import type { ItemParameters } from '../Dialer/actions/shared/itemParameters';
+import type { ItemParameters } from '../shared/itemParameters';
 import { dialerCredentials } from '../shared/credentials';
 import { dialerTimezone } from '../shared/dialerTimezone';
 import { parseDateTime, ParameterError } from '../shared/parameters';

@@ -8,7 +8,7 @@ import {
 	dialerApiRequest,
 	type ApiEndpoint,
 } from '../../../shared/transport/request';
-import { sentAs } from '../shared/sentAs';
+import { sentAs } from '../../../shared/sentAs';
 
 /**
  * Log out and end pause take the same fields (`user`, `ip`) and differ only in the API

@@ -7,8 +7,8 @@ import {
 	dialerApiRequest,
 	type ApiEndpoint,
 } from '../../../shared/transport/request';
-import { readPicked, resourcePicker } from '../shared/resourcePicker';
-import { sentAs } from '../shared/sentAs';
+import { readPicked, resourcePicker } from '../../../shared/resourcePicker';
+import { sentAs } from '../../../shared/sentAs';
 
 export const option = {
 	name: 'Move to Queue',

@@ -7,7 +7,7 @@ import {
 	dialerApiRequest,
 	type ApiEndpoint,
 } from '../../../shared/transport/request';
-import { sentAs } from '../shared/sentAs';
+import { sentAs } from '../../../shared/sentAs';
 
 export const option = {
 	name: 'Get Active',

@@ -13,7 +13,7 @@ import {
 	type ApiEndpoint,
 	type ApiFields,
 } from '../../../shared/transport/request';
-import { sentAs } from '../shared/sentAs';
+import { sentAs } from '../../../shared/sentAs';
 import { numberProperty, OPTIONAL_NUMBERS, REQUIRED_NUMBERS, wholeNumber } from './numberSettings';
 
 export const option = {

@@ -8,10 +8,10 @@ import type {
 import { ParameterError, requireText } from '../../../shared/parameters';
 import { recordOf, rowsOf } from '../../../shared/rows';
 import { REPORT_TIMEOUT_MS, type ApiEndpoint } from '../../../shared/transport/request';
-import { offerFilters } from '../shared/filters';
+import { offerFilters } from '../../../shared/filters';
 import { limitProperties } from '../shared/limit';
 import { periodProperties } from '../shared/period';
-import { sentAs } from '../shared/sentAs';
+import { sentAs } from '../../../shared/sentAs';
 import { reportItems, rowsCarrying, type ReportRowSource, type RowIdentityRule } from './rowSource';
 
 export const option = {

@@ -2,10 +2,10 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import { rowsOf } from '../../../shared/rows';
 import { REPORT_TIMEOUT_MS, type ApiEndpoint } from '../../../shared/transport/request';
-import { offerFilters, sharedFilters } from '../shared/filters';
+import { offerFilters, sharedFilters } from '../../../shared/filters';
 import { limitProperties } from '../shared/limit';
 import { periodProperties } from '../shared/period';
-import { recordingProperties } from '../recording/files';
+import { recordingProperties } from '../../../shared/recordings';
 import { reportItems, rowsCarrying, type ReportRowSource, type RowIdentityRule } from './rowSource';
 import {
 	countingTally,

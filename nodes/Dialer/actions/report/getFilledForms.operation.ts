@@ -15,11 +15,11 @@ import {
 	type ApiEndpoint,
 	type ApiFields,
 } from '../../../shared/transport/request';
-import { offerFilters, sharedFilters } from '../shared/filters';
-import type { ItemParameters } from '../shared/itemParameters';
+import { offerFilters, sharedFilters } from '../../../shared/filters';
+import type { ItemParameters } from '../../../shared/itemParameters';
 import { limitedItems, limitProperties } from '../shared/limit';
 import { periodProperties, readPeriod } from '../shared/period';
-import { sentAs } from '../shared/sentAs';
+import { sentAs } from '../../../shared/sentAs';
 import { rowsCarrying, type ReportRowSource, type RowIdentityRule } from './rowSource';
 import {
 	countingTally,

@@ -11,8 +11,8 @@ import {
 	type ApiEndpoint,
 	type ApiFields,
 } from '../../../shared/transport/request';
-import { attachRecordings, recordingsWanted } from '../recording/files';
-import type { ItemParameters } from '../shared/itemParameters';
+import { attachRecordings, recordingsWanted } from '../../../shared/recordings';
+import type { ItemParameters } from '../../../shared/itemParameters';
 import { limitedItems } from '../shared/limit';
 import { readPeriod } from '../shared/period';
 
