@@ -11,7 +11,7 @@
 import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import type { RowIdentityRule } from '../Dialer/actions/report/rowSource';
+import type { RowIdentityRule } from '../shared/reports/rowSource';
 import type { RowIdentity } from './newRows';
 import { rowInstants, type RowInstants } from './rowTimes';
 

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import type { IDataObject } from 'n8n-workflow';
 
-import * as callHistory from '../../../nodes/Dialer/actions/report/getCallHistory.operation';
+import * as callHistory from '../../../nodes/shared/reports/callHistory';
 import {
 	clockShiftMs,
 	COARSE_FILTER_MS,

@@ -9,7 +9,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { Readable } from 'node:stream';
 
-import * as filledForms from '../../../nodes/Dialer/actions/report/getFilledForms.operation';
+import * as filledForms from '../../../nodes/shared/reports/filledForms';
 import { bodyStream, readJson } from '../../../nodes/shared/transport/body';
 import { ChunkedJsonParser } from '../../../nodes/shared/transport/chunkedJsonParser';
 import { dialerApiRequest } from '../../../nodes/shared/transport/request';

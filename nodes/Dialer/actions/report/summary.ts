@@ -7,7 +7,8 @@ import type {
 
 import { ParameterError } from '../../../shared/parameters';
 import type { ApiFields } from '../../../shared/transport/request';
-import { reportRows, type ReportRowSource } from './rowSource';
+import type { ReportRowSource } from '../../../shared/reports/rowSource';
+import { reportRows } from './reportItems';
 
 /**
  * Summaries of report rows, computed by the node so a workflow gets the figures every supervisor
