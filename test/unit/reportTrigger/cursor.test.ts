@@ -23,7 +23,7 @@ import {
 } from '../../../nodes/DialerReportTrigger/cursor';
 import { rowIdentifier } from '../../../nodes/DialerReportTrigger/rowIdentity';
 import { clockChanges } from '../support/zones';
-import { rowInstants } from '../../../nodes/DialerReportTrigger/rowTimes';
+import { rowInstants } from '../../../nodes/shared/dialerTime';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

@@ -7,8 +7,8 @@ import {
 	ParameterError,
 	PERIOD_PRESETS,
 	presetRange,
-	toApiDateTime,
 } from '../../../shared/parameters';
+import { toApiDateTime } from '../../../shared/dialerTime';
 import { dialerTimezone } from '../../../shared/dialerTimezone';
 
 const periodOptions: INodePropertyOptions[] = [
