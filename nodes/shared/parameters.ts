@@ -9,8 +9,8 @@ import { fromApiDateTime, readReportTime } from './dialerTime';
 
 /**
  * A problem with what the user entered, found before any request is sent. Helpers stay free of
- * n8n's execution context by throwing this; the router turns it into a NodeOperationError that
- * names the parameter, points at the item and says how to fix it.
+ * n8n's execution context by throwing this; `asNodeError` (errors.ts) turns it into a
+ * NodeOperationError that names the parameter, points at the item and says how to fix it.
  */
 export class ParameterError extends Error {
 	constructor(

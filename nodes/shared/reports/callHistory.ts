@@ -1,4 +1,4 @@
-/** getHC2, the call history of one extension or agent: the rows the report node and trigger read. */
+/** getHC2, one extension's or agent's call history: the rows the report node and trigger read. */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { offerFilters } from '../filters';
