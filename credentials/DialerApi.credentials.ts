@@ -6,7 +6,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { API_ROOT_EXPRESSION, AUTHORIZATION_EXPRESSION } from '../nodes/Dialer/transport/server';
+import { API_ROOT_EXPRESSION, AUTHORIZATION_EXPRESSION } from '../nodes/shared/transport/server';
 
 const TOKEN_REJECTED =
 	'The server rejected the token. Copy it again from the dialer console (API > Token) and check ' +

@@ -7,9 +7,9 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { actions, resourceProperties, router } from './actions/router';
-import { namedSubtitle } from './helpers/subtitle';
+import { namedSubtitle } from '../shared/subtitle';
 import { searchBatches, searchTeams } from './methods/listSearch';
-import { ACTION_TIMEOUT_MS, REPORT_TIMEOUT_MS } from './transport/request';
+import { ACTION_TIMEOUT_MS, REPORT_TIMEOUT_MS } from '../shared/transport/request';
 
 export class Dialer implements INodeType {
 	description: INodeTypeDescription = {

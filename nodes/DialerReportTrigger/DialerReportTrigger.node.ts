@@ -10,15 +10,11 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import {
-	attachRecordings,
-	recordingsWanted,
-	type FileSettings,
-} from '../Dialer/actions/recording/files';
-import { startPollCredentials } from '../Dialer/helpers/credentials';
-import { asNodeError } from '../Dialer/actions/router';
-import { namedSubtitle } from '../Dialer/helpers/subtitle';
-import { dialerApiRequest, type ApiFields } from '../Dialer/transport/request';
+import { startPollCredentials } from '../shared/credentials';
+import { asNodeError } from '../shared/errors';
+import { attachRecordings, recordingsWanted, type FileSettings } from '../shared/recordings';
+import { namedSubtitle } from '../shared/subtitle';
+import { dialerApiRequest, type ApiFields } from '../shared/transport/request';
 import { checkClock, readingAhead, testEventWarnings } from './clockCheck';
 import { pollReport, resumeState, type ReadWindow } from './cursor';
 import { emitRows, forgetRowsToEmitAgain, rowsToEmitAgain } from './emission';

@@ -17,6 +17,7 @@
  */
 import { DateTime } from 'luxon';
 
+import { toApiDateTime } from '../shared/dialerTime';
 import { newRows, rememberedCounts, type RowIdentity } from './newRows';
 
 export interface CursorState {
@@ -62,8 +63,6 @@ export const MAX_WINDOW_MS = 3_600_000;
 /** And at most this many requests per poll; the next polls go on. */
 export const MAX_READS_PER_POLL = 24;
 
-const API_FORMAT = 'yyyyMMddHHmmss';
-
 const wholeSecond = (epochMs: number) => Math.floor(epochMs / 1000) * 1000;
 
 /**
@@ -89,7 +88,7 @@ export function wallClockRange(
 ): { de: string; ate: string } {
 	const offsets = [from, to].map((instant) => DateTime.fromMillis(instant, { zone }).offset);
 	const wall = (instant: number, offsetMinutes: number) =>
-		DateTime.fromMillis(instant + offsetMinutes * 60_000, { zone: 'utc' }).toFormat(API_FORMAT);
+		toApiDateTime(DateTime.fromMillis(instant + offsetMinutes * 60_000, { zone: 'utc' }));
 	return { de: wall(from, Math.min(...offsets)), ate: wall(to, Math.max(...offsets)) };
 }
 

@@ -1,10 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import * as callHistory from '../Dialer/actions/report/getCallHistory.operation';
-import * as classificationResults from '../Dialer/actions/report/getClassificationResults.operation';
-import * as filledForms from '../Dialer/actions/report/getFilledForms.operation';
-import * as inboundCalls from '../Dialer/actions/report/getInboundCalls.operation';
-import type { ReportRowSource } from '../Dialer/actions/report/rowSource';
+import * as callHistory from '../shared/reports/callHistory';
+import * as classificationResults from '../shared/reports/classificationResults';
+import * as filledForms from '../shared/reports/filledForms';
+import * as inboundCalls from '../shared/reports/inboundCalls';
+import type { ReportRowSource } from '../shared/reports/rowSource';
 
 /** A kind of new row the trigger watches for: the action node's report. */
 export interface ReportEvent {

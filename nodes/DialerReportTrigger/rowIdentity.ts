@@ -11,9 +11,9 @@
 import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import type { RowIdentityRule } from '../Dialer/actions/report/rowSource';
+import type { RowIdentityRule } from '../shared/reports/rowSource';
 import type { RowIdentity } from './newRows';
-import { rowInstants, type RowInstants } from './rowTimes';
+import { rowInstants, type RowInstants } from '../shared/dialerTime';
 
 /** Text of a decimal number, the way a dialer sending numbers as text writes one. */
 const DECIMAL = /^-?\d+(\.\d+)?$/;

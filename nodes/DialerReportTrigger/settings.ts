@@ -1,9 +1,9 @@
 import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
-import type { ItemParameters } from '../Dialer/actions/shared/itemParameters';
-import { dialerCredentials } from '../Dialer/helpers/credentials';
-import { dialerTimezone } from '../Dialer/helpers/dialerTimezone';
-import { parseDateTime, ParameterError } from '../Dialer/helpers/parameters';
+import type { ItemParameters } from '../shared/itemParameters';
+import { dialerCredentials } from '../shared/credentials';
+import { dialerTimezone } from '../shared/dialerTimezone';
+import { parseDateTime, ParameterError } from '../shared/parameters';
 import type { CursorSettings } from './cursor';
 import { REPORT_EVENTS, type ReportEvent } from './events';
 

@@ -16,7 +16,7 @@ import {
 	readAllowedRanges,
 	requiresSecret,
 } from './access';
-import { countedSubtitle } from '../Dialer/helpers/subtitle';
+import { countedSubtitle } from '../shared/subtitle';
 import { isAddressAllowed } from './addresses';
 import { AGENT_EVENTS, checkPayload, isKnownEventCode } from './events';
 import { freshnessProblem, limitSeconds } from './freshness';

@@ -6,7 +6,7 @@ import {
 	type IWebhookFunctions,
 } from 'n8n-workflow';
 
-import { switchOn } from '../Dialer/helpers/parameters';
+import { switchOn } from '../shared/parameters';
 import { allowedRanges, type AddressRange } from './addresses';
 import { parseAgentIds } from './events';
 import { ACCEPT_UNAUTHENTICATED } from './properties';

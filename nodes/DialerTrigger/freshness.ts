@@ -1,4 +1,4 @@
-import { numberFromText } from '../Dialer/helpers/parameters';
+import { numberFromText } from '../shared/parameters';
 
 /**
  * The options that refuse stale or replayed deliveries by their event time `t`. Both are off

@@ -7,8 +7,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { inParallel, parallelRequestsOf } from '../helpers/parallel';
-import { asNodeError } from './errors';
+import { inParallel, parallelRequestsOf } from '../../shared/parallel';
+import { asNodeError } from '../../shared/errors';
 import * as endPause from './agent/endPause.operation';
 import * as logout from './agent/logout.operation';
 import * as deactivate from './audio/deactivate.operation';
@@ -133,8 +133,6 @@ export const actions = Object.entries(resources).flatMap(([resource, { operation
 		name: option.action,
 	})),
 );
-
-export { asNodeError };
 
 /**
  * Runs the chosen operation once per input item, up to Options → Parallel Requests at a time

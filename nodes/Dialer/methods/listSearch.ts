@@ -7,8 +7,8 @@ import type {
 
 import * as batches from '../actions/batch/getMany.operation';
 import * as teams from '../actions/team/getMany.operation';
-import { rowsOf } from '../helpers/rows';
-import { dialerApiRequest, type ApiEndpoint } from '../transport/request';
+import { rowsOf } from '../../shared/rows';
+import { dialerApiRequest, type ApiEndpoint } from '../../shared/transport/request';
 
 const firstText = (record: IDataObject, keys: string[]) =>
 	keys

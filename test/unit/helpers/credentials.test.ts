@@ -4,7 +4,7 @@ import {
 	POLL_READ_TTL_MS,
 	dialerCredentials,
 	startPollCredentials,
-} from '../../../nodes/Dialer/helpers/credentials';
+} from '../../../nodes/shared/credentials';
 
 /** The credential as n8n stores it now; a test corrects it by changing it. */
 interface StoredCredential {

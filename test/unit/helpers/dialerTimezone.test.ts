@@ -5,8 +5,8 @@
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
 
-import { dialerTimezone, zoneOrFallback } from '../../../nodes/Dialer/helpers/dialerTimezone';
-import { ParameterError } from '../../../nodes/Dialer/helpers/parameters';
+import { dialerTimezone, zoneOrFallback } from '../../../nodes/shared/dialerTimezone';
+import { ParameterError } from '../../../nodes/shared/parameters';
 import { router } from '../../../nodes/Dialer/actions/router';
 import { fakeExecuteFunctions, runNode, TEST_CREDENTIALS } from '../support/executeFunctions';
 import { TEST_ZONES } from '../support/zones';

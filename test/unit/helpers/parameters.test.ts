@@ -11,8 +11,8 @@ import {
 	presetRange,
 	requireId,
 	requireText,
-	toApiDateTime,
-} from '../../../nodes/Dialer/helpers/parameters';
+} from '../../../nodes/shared/parameters';
+import { rowTime, toApiDateTime } from '../../../nodes/shared/dialerTime';
 
 const api = (range: { start: DateTime; end: DateTime }) => [
 	toApiDateTime(range.start),
@@ -137,6 +137,13 @@ describe('custom dates', () => {
 		'reads a time written as the reports write it (%s: %s) on the dialer clock',
 		(_field, text, sent) => {
 			expect(toApiDateTime(parseDateTime(text, zone, 'Start'))).toBe(sent);
+		},
+	);
+
+	it.each(['2026-11-21 08:15:00', '21/11/2026 08:15:00', '21/11/2026 08:15'])(
+		'reads a row time given as a date (%s) as the instant the Report Trigger dates that row',
+		(text) => {
+			expect(parseDateTime(text, zone, 'Start From').toMillis()).toBe(rowTime(text, zone));
 		},
 	);
 

@@ -1,4 +1,4 @@
-import { recordOf, rowsOf } from '../../../nodes/Dialer/helpers/rows';
+import { recordOf, rowsOf } from '../../../nodes/shared/rows';
 
 describe('the rows of an answer', () => {
 	it('takes a bare list as the rows, leaving out entries that are not records', () => {

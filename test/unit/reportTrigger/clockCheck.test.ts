@@ -13,7 +13,7 @@ import {
 	testEventWarnings,
 } from '../../../nodes/DialerReportTrigger/clockCheck';
 import type { ReadWindow } from '../../../nodes/DialerReportTrigger/cursor';
-import { rowTime } from '../../../nodes/DialerReportTrigger/rowTimes';
+import { rowTime } from '../../../nodes/shared/dialerTime';
 import { TEST_ZONES } from '../support/zones';
 
 const MINUTE = 60_000;

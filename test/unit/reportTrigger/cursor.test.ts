@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import type { IDataObject } from 'n8n-workflow';
 
-import * as callHistory from '../../../nodes/Dialer/actions/report/getCallHistory.operation';
+import * as callHistory from '../../../nodes/shared/reports/callHistory';
 import {
 	clockShiftMs,
 	COARSE_FILTER_MS,
@@ -23,7 +23,7 @@ import {
 } from '../../../nodes/DialerReportTrigger/cursor';
 import { rowIdentifier } from '../../../nodes/DialerReportTrigger/rowIdentity';
 import { clockChanges } from '../support/zones';
-import { rowInstants } from '../../../nodes/DialerReportTrigger/rowTimes';
+import { rowInstants } from '../../../nodes/shared/dialerTime';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

@@ -2,7 +2,7 @@
 import { DateTime } from 'luxon';
 import { NodeApiError, NodeOperationError, type IDataObject } from 'n8n-workflow';
 
-import * as filledForms from '../../../nodes/Dialer/actions/report/getFilledForms.operation';
+import * as filledForms from '../../../nodes/shared/reports/filledForms';
 import { DialerReportTrigger } from '../../../nodes/DialerReportTrigger/DialerReportTrigger.node';
 import { startSimulator, type DialerSimulator } from '../../../simulator';
 import { fakePollFunctions, type FakePollOptions } from '../support/pollFunctions';

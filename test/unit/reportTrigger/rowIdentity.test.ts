@@ -2,10 +2,10 @@
 import { DateTime } from 'luxon';
 import type { IDataObject } from 'n8n-workflow';
 
-import * as callHistory from '../../../nodes/Dialer/actions/report/getCallHistory.operation';
-import * as classificationResults from '../../../nodes/Dialer/actions/report/getClassificationResults.operation';
-import * as filledForms from '../../../nodes/Dialer/actions/report/getFilledForms.operation';
-import * as inboundCalls from '../../../nodes/Dialer/actions/report/getInboundCalls.operation';
+import * as callHistory from '../../../nodes/shared/reports/callHistory';
+import * as classificationResults from '../../../nodes/shared/reports/classificationResults';
+import * as filledForms from '../../../nodes/shared/reports/filledForms';
+import * as inboundCalls from '../../../nodes/shared/reports/inboundCalls';
 import {
 	canonicalValue,
 	rowIdentifier,

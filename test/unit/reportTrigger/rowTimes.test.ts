@@ -1,7 +1,7 @@
 /** How the report trigger reads the times report rows carry. */
 import { DateTime } from 'luxon';
 
-import { rowInstants, rowTime } from '../../../nodes/DialerReportTrigger/rowTimes';
+import { rowInstants, rowTime } from '../../../nodes/shared/dialerTime';
 
 describe('row times', () => {
 	const zone = 'America/Sao_Paulo';

@@ -9,9 +9,9 @@ import type {
 	INodeExecutionData,
 } from 'n8n-workflow';
 
-import * as callHistory from '../../../nodes/Dialer/actions/report/getCallHistory.operation';
+import * as callHistory from '../../../nodes/shared/reports/callHistory';
 import { router } from '../../../nodes/Dialer/actions/router';
-import { dialerApiRequest } from '../../../nodes/Dialer/transport/request';
+import { dialerApiRequest } from '../../../nodes/shared/transport/request';
 import { fakePrepareBinaryData, type StoreCall, type StoreMode } from './binaryStore';
 import { followingRedirects } from './redirects';
 

@@ -1,9 +1,9 @@
 /** Each report's rule for what one of its rows is, by the API operation's name. */
-import * as callHistory from '../../../nodes/Dialer/actions/report/getCallHistory.operation';
-import * as classificationResults from '../../../nodes/Dialer/actions/report/getClassificationResults.operation';
-import * as filledForms from '../../../nodes/Dialer/actions/report/getFilledForms.operation';
-import * as inboundCalls from '../../../nodes/Dialer/actions/report/getInboundCalls.operation';
-import type { RowIdentityRule } from '../../../nodes/Dialer/actions/report/rowSource';
+import * as callHistory from '../../../nodes/shared/reports/callHistory';
+import * as classificationResults from '../../../nodes/shared/reports/classificationResults';
+import * as filledForms from '../../../nodes/shared/reports/filledForms';
+import * as inboundCalls from '../../../nodes/shared/reports/inboundCalls';
+import type { RowIdentityRule } from '../../../nodes/shared/reports/rowSource';
 
 export type Report = 'getFP1' | 'getRQ4' | 'getRE2' | 'getHC2';
 

@@ -9,10 +9,10 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { Readable } from 'node:stream';
 
-import * as filledForms from '../../../nodes/Dialer/actions/report/getFilledForms.operation';
-import { bodyStream, readJson } from '../../../nodes/Dialer/transport/body';
-import { ChunkedJsonParser } from '../../../nodes/Dialer/transport/chunkedJsonParser';
-import { dialerApiRequest } from '../../../nodes/Dialer/transport/request';
+import * as filledForms from '../../../nodes/shared/reports/filledForms';
+import { bodyStream, readJson } from '../../../nodes/shared/transport/body';
+import { ChunkedJsonParser } from '../../../nodes/shared/transport/chunkedJsonParser';
+import { dialerApiRequest } from '../../../nodes/shared/transport/request';
 import { fakeExecuteFunctions, type FakeResponse } from '../support/executeFunctions';
 
 /** Feeds `bytes` cut at `cuts` (any positions, inside multi-byte characters too). */

@@ -1,9 +1,9 @@
 import { NodeApiError } from 'n8n-workflow';
 
-import { describeBody, failureMessage } from '../../../nodes/Dialer/transport/answerBodies';
-import * as callHistory from '../../../nodes/Dialer/actions/report/getCallHistory.operation';
-import * as filledForms from '../../../nodes/Dialer/actions/report/getFilledForms.operation';
-import { dialerApiRequest } from '../../../nodes/Dialer/transport/request';
+import { describeBody, failureMessage } from '../../../nodes/shared/transport/answerBodies';
+import * as callHistory from '../../../nodes/shared/reports/callHistory';
+import * as filledForms from '../../../nodes/shared/reports/filledForms';
+import { dialerApiRequest } from '../../../nodes/shared/transport/request';
 import {
 	callApi,
 	fakeExecuteFunctions,

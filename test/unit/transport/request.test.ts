@@ -1,7 +1,7 @@
-import * as callHistory from '../../../nodes/Dialer/actions/report/getCallHistory.operation';
-import * as classificationResults from '../../../nodes/Dialer/actions/report/getClassificationResults.operation';
-import * as filledForms from '../../../nodes/Dialer/actions/report/getFilledForms.operation';
-import * as inboundCalls from '../../../nodes/Dialer/actions/report/getInboundCalls.operation';
+import * as callHistory from '../../../nodes/shared/reports/callHistory';
+import * as classificationResults from '../../../nodes/shared/reports/classificationResults';
+import * as filledForms from '../../../nodes/shared/reports/filledForms';
+import * as inboundCalls from '../../../nodes/shared/reports/inboundCalls';
 import * as teams from '../../../nodes/Dialer/actions/team/getMany.operation';
 import {
 	dialerApiDownload,
@@ -9,7 +9,7 @@ import {
 	encodeForm,
 	operationUrl,
 	unwrapEnvelope,
-} from '../../../nodes/Dialer/transport/request';
+} from '../../../nodes/shared/transport/request';
 import { callApi, fakeExecuteFunctions, TEST_CREDENTIALS } from '../support/executeFunctions';
 
 describe('requests', () => {

@@ -6,8 +6,8 @@ import type {
 
 import { DialerApi } from '../../../credentials/DialerApi.credentials';
 import * as batches from '../../../nodes/Dialer/actions/batch/getMany.operation';
-import { dialerApiRequest } from '../../../nodes/Dialer/transport/request';
-import { AUTHORIZATION_EXPRESSION, serverOf } from '../../../nodes/Dialer/transport/server';
+import { dialerApiRequest } from '../../../nodes/shared/transport/request';
+import { AUTHORIZATION_EXPRESSION, serverOf } from '../../../nodes/shared/transport/server';
 import { fakeExecuteFunctions, TEST_CREDENTIALS } from '../support/executeFunctions';
 
 const headerStyles = new DialerApi().properties.find(({ name }) => name === 'authScheme')!

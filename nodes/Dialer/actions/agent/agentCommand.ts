@@ -1,10 +1,14 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { requireText } from '../../helpers/parameters';
-import { recordOf } from '../../helpers/rows';
-import type { ApiOperation } from '../../transport/operations';
-import { ACTION_TIMEOUT_MS, dialerApiRequest, type ApiEndpoint } from '../../transport/request';
-import { sentAs } from '../shared/sentAs';
+import { requireText } from '../../../shared/parameters';
+import { recordOf } from '../../../shared/rows';
+import type { ApiOperation } from '../../../shared/transport/operations';
+import {
+	ACTION_TIMEOUT_MS,
+	dialerApiRequest,
+	type ApiEndpoint,
+} from '../../../shared/transport/request';
+import { sentAs } from '../../../shared/sentAs';
 
 /**
  * Log out and end pause take the same fields (`user`, `ip`) and differ only in the API

@@ -1,8 +1,12 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { requireId } from '../../helpers/parameters';
-import { recordOf } from '../../helpers/rows';
-import { ACTION_TIMEOUT_MS, dialerApiRequest, type ApiEndpoint } from '../../transport/request';
+import { requireId } from '../../../shared/parameters';
+import { recordOf } from '../../../shared/rows';
+import {
+	ACTION_TIMEOUT_MS,
+	dialerApiRequest,
+	type ApiEndpoint,
+} from '../../../shared/transport/request';
 
 export const option = {
 	name: 'Deactivate',

@@ -1,9 +1,13 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { requireText } from '../../helpers/parameters';
-import { recordOf } from '../../helpers/rows';
-import { ACTION_TIMEOUT_MS, dialerApiRequest, type ApiEndpoint } from '../../transport/request';
-import { sentAs } from '../shared/sentAs';
+import { requireText } from '../../../shared/parameters';
+import { recordOf } from '../../../shared/rows';
+import {
+	ACTION_TIMEOUT_MS,
+	dialerApiRequest,
+	type ApiEndpoint,
+} from '../../../shared/transport/request';
+import { sentAs } from '../../../shared/sentAs';
 
 export const option = {
 	name: 'Get Active',

@@ -5,15 +5,15 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { ParameterError, requireText, switchOn } from '../../helpers/parameters';
-import { recordOf } from '../../helpers/rows';
+import { ParameterError, requireText, switchOn } from '../../../shared/parameters';
+import { recordOf } from '../../../shared/rows';
 import {
 	ACTION_TIMEOUT_MS,
 	dialerApiRequest,
 	type ApiEndpoint,
 	type ApiFields,
-} from '../../transport/request';
-import { sentAs } from '../shared/sentAs';
+} from '../../../shared/transport/request';
+import { sentAs } from '../../../shared/sentAs';
 import { numberProperty, OPTIONAL_NUMBERS, REQUIRED_NUMBERS, wholeNumber } from './numberSettings';
 
 export const option = {

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { numberFromText, ParameterError } from '../../helpers/parameters';
-import { sentAs } from '../shared/sentAs';
+import { numberFromText, ParameterError } from '../../../shared/parameters';
+import { sentAs } from '../../../shared/sentAs';
 
 /** A whole-number setting of a queue: its parameter, API field, lowest value and server default. */
 export interface NumberField {

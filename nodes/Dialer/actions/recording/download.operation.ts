@@ -1,7 +1,12 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { ParameterError } from '../../helpers/parameters';
-import { downloadRecording, fileProperties, markRecording, readFileSettings } from './files';
+import { ParameterError } from '../../../shared/parameters';
+import {
+	downloadRecording,
+	fileProperties,
+	markRecording,
+	readFileSettings,
+} from '../../../shared/recordings';
 
 export const option = {
 	name: 'Download',

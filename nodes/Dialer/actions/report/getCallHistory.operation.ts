@@ -1,18 +1,9 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { ParameterError, requireText } from '../../helpers/parameters';
-import { recordOf, rowsOf } from '../../helpers/rows';
-import { REPORT_TIMEOUT_MS, type ApiEndpoint } from '../../transport/request';
-import { offerFilters } from '../shared/filters';
+import { filters, rowSource, whoseProperties } from '../../../shared/reports/callHistory';
 import { limitProperties } from '../shared/limit';
 import { periodProperties } from '../shared/period';
-import { sentAs } from '../shared/sentAs';
-import { reportItems, rowsCarrying, type ReportRowSource, type RowIdentityRule } from './rowSource';
+import { reportItems } from './reportItems';
 
 export const option = {
 	name: 'Get Call History',
@@ -20,129 +11,8 @@ export const option = {
 	action: 'Get the call history of an extension or agent',
 };
 
-/**
- * Read whole, unlike the other reports: one answer per agent, usually many at once. With n8n
- * saving execution data, 32 parallel streamed answers (100,000 calls) peaked about 230 MB higher
- * than the same answers read whole (bench/, n8n 2.41.1).
- */
-export const endpoint: ApiEndpoint = {
-	operation: 'getHC2',
-	streamed: false,
-	defaultTimeout: REPORT_TIMEOUT_MS,
-};
-
-/** Whose calls: the extension types, in the order the error message names them, then agents. */
-const ENTITY_TYPES = [
-	{ name: 'SIP Extension', value: 'RS', description: 'A SIP extension, by number' },
-	{ name: 'PJSIP Extension', value: 'RP', description: 'A PJSIP extension, by number' },
-	{ name: 'IAX Extension', value: 'RI', description: 'An IAX extension, by number' },
-	{ name: 'KHOMP Extension', value: 'RK', description: 'A KHOMP extension, by number' },
-	{ name: 'Agent', value: 'A', description: 'An agent, by login or numeric ID' },
-];
-const EXTENSION_KINDS = ENTITY_TYPES.filter((type) => type.value !== 'A').map((type) =>
-	type.name.replace(' Extension', ''),
-);
-
-const filters = offerFilters([
-	[
-		{
-			apiField: 'tipo',
-			property: {
-				displayName: 'Direction',
-				name: 'direction',
-				type: 'options',
-				default: '',
-				options: [
-					{ name: 'Both', value: '', description: 'Outgoing and incoming calls' },
-					{ name: 'Incoming', value: 'R', description: 'Only received calls (Recebida)' },
-					{ name: 'Outgoing', value: 'G', description: 'Only generated calls (Gerada)' },
-				],
-			},
-		},
-		'Which calls to include',
-	],
-]);
-
-const whose: INodeProperties[] = [
-	{
-		displayName: 'History Of',
-		name: 'entityType',
-		type: 'options',
-		default: 'RS',
-		options: [...ENTITY_TYPES].sort((a, b) => a.name.localeCompare(b.name)),
-		description: sentAs(
-			'Whether to read the calls of an extension (and its type) or of an agent',
-			'tipo_entidade',
-		),
-	},
-	{
-		displayName: 'Extension or Agent',
-		name: 'extensionOrAgent',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. 1001 or maria.souza',
-		description: sentAs(
-			'Extension number, or agent login or ID when History Of is Agent',
-			'ramal_agente',
-		),
-	},
-];
-
-/** One call: its protocol, or what the call was, for a call listed without one. */
-const identity: RowIdentityRule = {
-	keyField: 'protocolo',
-	identityFields: [
-		'horario',
-		'tipo',
-		'numero',
-		'duracao_segundos',
-		'desligada_por',
-		'ramal_agente',
-	],
-	timeField: 'horario',
-};
-
-export const rowSource: ReportRowSource = {
-	identity,
-	endpoint,
-	properties: [...whose, filters.property],
-	async fields(context, itemIndex) {
-		const entityType = String(context.getNodeParameter('entityType', itemIndex));
-		if (!ENTITY_TYPES.some((type) => type.value === entityType)) {
-			throw new ParameterError(
-				'History Of',
-				`"${entityType}" is not a known type`,
-				`Choose Agent or an extension type (${EXTENSION_KINDS.join(', ')}).`,
-			);
-		}
-		return {
-			tipo_entidade: entityType,
-			ramal_agente: requireText(
-				context.getNodeParameter('extensionOrAgent', itemIndex),
-				'Extension or Agent',
-				'1001',
-			),
-			...filters.read(context, itemIndex),
-		};
-	},
-	rows(answer) {
-		const history = recordOf(answer);
-		// Each call carries the envelope's extension/agent and range, so items stand on their own.
-		const envelope: IDataObject = {
-			ramal_agente: history.ramal_agente,
-			de: history.de,
-			ate: history.ate,
-		};
-		return rowsCarrying(rowsOf(history.chamadas), identity).map((call) => ({
-			...call,
-			...envelope,
-		}));
-	},
-};
-
 export const properties: INodeProperties[] = [
-	...whose,
+	...whoseProperties,
 	...periodProperties,
 	...limitProperties,
 	filters.property,

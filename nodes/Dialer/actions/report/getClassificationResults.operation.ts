@@ -1,12 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { rowsOf } from '../../helpers/rows';
-import { REPORT_TIMEOUT_MS, type ApiEndpoint } from '../../transport/request';
-import { offerFilters, sharedFilters } from '../shared/filters';
+import { rowSource } from '../../../shared/reports/classificationResults';
 import { limitProperties } from '../shared/limit';
 import { periodProperties } from '../shared/period';
-import { recordingProperties } from '../recording/files';
-import { reportItems, rowsCarrying, type ReportRowSource, type RowIdentityRule } from './rowSource';
+import { reportItems } from './reportItems';
 import {
 	countingTally,
 	groupByProperty,
@@ -20,43 +17,6 @@ export const option = {
 	name: 'Get Classification Results',
 	description: 'How agents classified their calls in a period, one item per classification',
 	action: 'Get call classification results',
-};
-
-/** Answered in one piece for the whole period: parsed while it arrives. */
-export const endpoint: ApiEndpoint = {
-	operation: 'getRQ4',
-	streamed: true,
-	defaultTimeout: REPORT_TIMEOUT_MS,
-};
-
-const filters = offerFilters(
-	[
-		[sharedFilters.agent, 'Only classifications by this agent, by numeric ID or name'],
-		[sharedFilters.batch, 'Only classifications of prospects of this batch'],
-		[sharedFilters.operation, 'Only classifications in this operation, by numeric ID or name'],
-		[sharedFilters.queue, 'Only classifications in this queue, by numeric ID or name'],
-		[sharedFilters.team, 'Only classifications by agents of this team'],
-	],
-	{
-		description: 'Each filter left out means all (all operations, queues, batches, teams, agents)',
-	},
-);
-
-/**
- * One classification: a call classified again (another time, another result) is a new
- * classification result, so the protocol alone does not name a row.
- */
-const identity: RowIdentityRule = {
-	identityFields: ['protocolo', 'datahora', 'resultado', 'agente', 'numero', 'codigo'],
-	timeField: 'datahora',
-};
-
-export const rowSource: ReportRowSource = {
-	identity,
-	endpoint,
-	properties: [filters.property, ...recordingProperties],
-	fields: async (context, itemIndex) => filters.read(context, itemIndex),
-	rows: (answer) => rowsCarrying(rowsOf(answer), identity),
 };
 
 /** Classifications counted by result (resultado), each result named as it comes. */

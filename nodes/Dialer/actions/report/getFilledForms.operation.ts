@@ -5,22 +5,23 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { dialerCredentials } from '../../helpers/credentials';
-import { parseFichaIds, requireText } from '../../helpers/parameters';
-import { rowsOf } from '../../helpers/rows';
+import { parseFichaIds, requireText } from '../../../shared/parameters';
+import {
+	commonFields,
+	endpoint,
+	filters,
+	formProperty,
+	readForm,
+	rowSource,
+} from '../../../shared/reports/filledForms';
+import { sentAs } from '../../../shared/sentAs';
 import {
 	dialerApiDownload,
 	dialerApiRequest,
-	REPORT_TIMEOUT_MS,
-	type ApiEndpoint,
 	type ApiFields,
-} from '../../transport/request';
-import { offerFilters, sharedFilters } from '../shared/filters';
-import type { ItemParameters } from '../shared/itemParameters';
+} from '../../../shared/transport/request';
 import { limitedItems, limitProperties } from '../shared/limit';
 import { periodProperties, readPeriod } from '../shared/period';
-import { sentAs } from '../shared/sentAs';
-import { rowsCarrying, type ReportRowSource, type RowIdentityRule } from './rowSource';
 import {
 	countingTally,
 	groupByProperty,
@@ -35,103 +36,7 @@ export const option = {
 	action: 'Get filled forms',
 };
 
-/** Answered in one piece for the whole period, as JSON or CSV: JSON is parsed while it arrives. */
-export const endpoint: ApiEndpoint = {
-	operation: 'getFP1',
-	streamed: true,
-	defaultTimeout: REPORT_TIMEOUT_MS,
-};
-
 const byFormAndPeriod = { selectBy: ['formAndPeriod'] };
-
-const filters = offerFilters([
-	[sharedFilters.agent, 'Only fichas filled by this agent, by numeric ID or login'],
-	[sharedFilters.batch, 'Only fichas of prospects of this batch'],
-	[sharedFilters.operation, 'Only fichas in this operation, by numeric ID or name'],
-	[
-		{
-			apiField: 'prospect',
-			property: {
-				displayName: 'Prospect Name',
-				name: 'prospect',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. Ana Lima',
-			},
-		},
-		'Only fichas of prospects with this name',
-	],
-	[sharedFilters.queue, 'Only fichas in this queue, by numeric ID or name'],
-	[
-		{
-			apiField: 'status',
-			property: {
-				displayName: 'Status',
-				name: 'status',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. Finalizada',
-			},
-		},
-		'Only fichas with this status, as the dialer names it',
-	],
-	[sharedFilters.team, 'Only fichas filled by agents of this team'],
-]);
-
-const formProperty: INodeProperties = {
-	displayName: 'Form (ID or Name)',
-	name: 'form',
-	type: 'string',
-	default: '',
-	required: true,
-	placeholder: 'e.g. 4 or Pesquisa de Satisfação',
-	description: sentAs('Form whose filled fichas to read, by numeric ID or exact name', 'form'),
-};
-
-function readForm(context: ItemParameters, itemIndex: number): string {
-	return requireText(
-		context.getNodeParameter('form', itemIndex),
-		'Form (ID or Name)',
-		'Pesquisa de Satisfação',
-	);
-}
-
-/** Filters, format and the report login: sent however the fichas are selected. */
-async function commonFields(
-	context: ItemParameters,
-	itemIndex: number,
-	output: 'items' | 'csvFile' | 'summary',
-): Promise<ApiFields> {
-	// The report login is only sent when set: servers without permission checks do not expect it.
-	const credentials = await dialerCredentials(context);
-	const reportLogin: ApiFields = credentials.reportUser
-		? { user: String(credentials.reportUser), senha: String(credentials.reportPassword ?? '') }
-		: {};
-	return {
-		...filters.read(context, itemIndex),
-		formato: output === 'csvFile' ? 'csv' : 'json',
-		...reportLogin,
-	};
-}
-
-/** The fichas of one form, as items. */
-/** One ficha, whatever its status becomes. */
-const identity: RowIdentityRule = {
-	keyField: 'ficha',
-	identityFields: ['data', 'agente', 'codigo'],
-	timeField: 'data',
-};
-
-export const rowSource: ReportRowSource = {
-	identity,
-	endpoint,
-	properties: [formProperty, filters.property],
-	fields: async (context, itemIndex) => ({
-		form: readForm(context, itemIndex),
-		...(await commonFields(context, itemIndex, 'items')),
-	}),
-	rows: (answer) => rowsCarrying(rowsOf(answer), identity),
-};
 
 /** Fichas counted by status, each status named as it comes. */
 const filledFormsSummarizer: Summarizer = {
@@ -249,7 +154,10 @@ export async function execute(
 		selectBy === 'fichaIds'
 			? { fichaId: parseFichaIds(this.getNodeParameter('fichaIds', itemIndex)) }
 			: { form: readForm(this, itemIndex), ...(await readPeriod.call(this, itemIndex)) };
-	const fields: ApiFields = { ...selection, ...(await commonFields(this, itemIndex, output)) };
+	const fields: ApiFields = {
+		...selection,
+		...(await commonFields(this, itemIndex, output === 'csvFile' ? 'csv' : 'json')),
+	};
 
 	if (output !== 'csvFile') {
 		const answer = await dialerApiRequest.call(this, endpoint, fields, itemIndex);

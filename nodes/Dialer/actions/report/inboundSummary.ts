@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { numberFromText, ParameterError } from '../../helpers/parameters';
+import { numberFromText, ParameterError } from '../../../shared/parameters';
 import { countingTally, percent, secondsOf, type Summarizer } from './summary';
 
 // The one call status whose meaning the contract gives for a call's outcome; every other status

@@ -5,9 +5,10 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { ParameterError } from '../../helpers/parameters';
-import type { ApiFields } from '../../transport/request';
-import { reportRows, type ReportRowSource } from './rowSource';
+import { ParameterError } from '../../../shared/parameters';
+import type { ApiFields } from '../../../shared/transport/request';
+import type { ReportRowSource } from '../../../shared/reports/rowSource';
+import { reportRows } from './reportItems';
 
 /**
  * Summaries of report rows, computed by the node so a workflow gets the figures every supervisor

@@ -5,9 +5,13 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { numberFromText, ParameterError, switchOn } from '../../helpers/parameters';
-import { rowsOf } from '../../helpers/rows';
-import { dialerApiRequest, type ApiEndpoint, type ApiFields } from '../../transport/request';
+import { numberFromText, ParameterError, switchOn } from '../../../shared/parameters';
+import { rowsOf } from '../../../shared/rows';
+import {
+	dialerApiRequest,
+	type ApiEndpoint,
+	type ApiFields,
+} from '../../../shared/transport/request';
 
 /** n8n's usual pair for lists: everything, or the first N. */
 export const limitProperties: INodeProperties[] = [

@@ -7,9 +7,9 @@ import {
 	ParameterError,
 	PERIOD_PRESETS,
 	presetRange,
-	toApiDateTime,
-} from '../../helpers/parameters';
-import { dialerTimezone } from '../../helpers/dialerTimezone';
+} from '../../../shared/parameters';
+import { toApiDateTime } from '../../../shared/dialerTime';
+import { dialerTimezone } from '../../../shared/dialerTimezone';
 
 const periodOptions: INodePropertyOptions[] = [
 	{ name: 'Custom', value: 'custom', description: 'A start and end of your choice' },

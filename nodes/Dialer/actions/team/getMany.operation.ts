@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { ACTION_TIMEOUT_MS, type ApiEndpoint } from '../../transport/request';
-import { offerFilters } from '../shared/filters';
+import { ACTION_TIMEOUT_MS, type ApiEndpoint } from '../../../shared/transport/request';
+import { offerFilters } from '../../../shared/filters';
 import { limitProperties, listItems } from '../shared/limit';
 
 export const option = {

@@ -1,8 +1,5 @@
 import { router } from '../../../../nodes/Dialer/actions/router';
-import {
-	attachRecordings,
-	readFileSettings,
-} from '../../../../nodes/Dialer/actions/recording/files';
+import { attachRecordings, readFileSettings } from '../../../../nodes/shared/recordings';
 import {
 	customPeriod,
 	fakeExecuteFunctions,

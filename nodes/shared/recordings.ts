@@ -7,12 +7,12 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 
-import { inParallel } from '../../helpers/parallel';
-import { numberFromText, ParameterError, switchOn, timeoutOf } from '../../helpers/parameters';
-import { downloadFile } from '../../transport/download';
-import { REPORT_TIMEOUT_MS } from '../../transport/request';
-import { asNodeError } from '../errors';
-import type { ItemParameters } from '../shared/itemParameters';
+import { inParallel } from './parallel';
+import { numberFromText, ParameterError, switchOn, timeoutOf } from './parameters';
+import { downloadFile } from './transport/download';
+import { REPORT_TIMEOUT_MS } from './transport/request';
+import { asNodeError } from './errors';
+import type { ItemParameters } from './itemParameters';
 
 /**
  * Call recordings as files: the parameters the classification report, the Report Trigger and

@@ -1,16 +1,7 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { parallelRequestsOf } from '../../helpers/parallel';
-import { dialerApiRequest, type ApiEndpoint, type ApiFields } from '../../transport/request';
-import { attachRecordings, recordingsWanted } from '../recording/files';
-import type { ItemParameters } from '../shared/itemParameters';
-import { limitedItems } from '../shared/limit';
-import { readPeriod } from '../shared/period';
+import type { ItemParameters } from '../itemParameters';
+import type { ApiEndpoint, ApiFields } from '../transport/request';
 
 /**
  * How a report's rows are told apart and dated: what one new row of the report is (the Dialer
@@ -59,40 +50,4 @@ export interface ReportRowSource {
 	identity: RowIdentityRule;
 	/** The rows of an answer, one per output item. */
 	rows(answer: unknown): IDataObject[];
-}
-
-/** The report's rows for this item's parameters and period, and the fields that asked for them. */
-export async function reportRows(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	source: ReportRowSource,
-): Promise<{ fields: ApiFields; rows: IDataObject[] }> {
-	const fields = {
-		...(await readPeriod.call(this, itemIndex)),
-		...(await source.fields(this, itemIndex)),
-	};
-	const answer = await dialerApiRequest.call(this, source.endpoint, fields, itemIndex);
-	return { fields, rows: source.rows(answer) };
-}
-
-/**
- * The report's rows for this item's parameters and period, up to Return All or Limit, with their
- * recordings when the report offers Download Recordings and it is on.
- */
-export async function reportItems(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	source: ReportRowSource,
-): Promise<INodeExecutionData[]> {
-	const recordings = recordingsWanted(this, itemIndex);
-	const { rows } = await reportRows.call(this, itemIndex, source);
-	const items = limitedItems.call(this, itemIndex, rows);
-	if (recordings) {
-		await attachRecordings.call(this, items, recordings, {
-			parallel: parallelRequestsOf(this),
-			keepFailures: this.continueOnFail(),
-			itemIndex,
-		});
-	}
-	return items;
 }

@@ -10,7 +10,7 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 
-import { dialerCredentials } from '../helpers/credentials';
+import { dialerCredentials } from '../credentials';
 import { secretsOf } from './secrets';
 
 export type DialerContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;

@@ -1,5 +1,7 @@
 import { DateTime } from 'luxon';
 
+import { fromApiDateTime, readReportTime } from './dialerTime';
+
 /**
  * What users enter, checked and put in the API's text forms (text, IDs, ficha IDs, dates and
  * periods) before any request is sent.
@@ -7,8 +9,8 @@ import { DateTime } from 'luxon';
 
 /**
  * A problem with what the user entered, found before any request is sent. Helpers stay free of
- * n8n's execution context by throwing this; the router turns it into a NodeOperationError that
- * names the parameter, points at the item and says how to fix it.
+ * n8n's execution context by throwing this; `asNodeError` (errors.ts) turns it into a
+ * NodeOperationError that names the parameter, points at the item and says how to fix it.
  */
 export class ParameterError extends Error {
 	constructor(
@@ -138,13 +140,6 @@ export interface DateRange {
 	end: DateTime;
 }
 
-/** The API's date-time form: 14 digits, wall-clock time of the dialer's zone. */
-export const API_DATE_TIME_FORMAT = 'yyyyMMddHHmmss';
-
-export function toApiDateTime(value: DateTime): string {
-	return value.toFormat(API_DATE_TIME_FORMAT);
-}
-
 /**
  * The last moment of the day, week or month holding `at`: 23:59:59.999 of its last day on `at`'s
  * wall clock. Luxon's endOf steps back a millisecond from the next one's midnight, which where
@@ -195,25 +190,18 @@ export function presetRange(preset: PeriodPreset, now: DateTime): DateRange {
 
 const FOURTEEN_DIGITS = /^\d{14}$/;
 const DATE_ONLY = /^(\d{4}-?\d{2}-?\d{2}|\d{2}\/\d{2}\/\d{4})$/;
-// How the reports write times (getHC2's horario, de and ate; the other reports' row times; CSV
-// dates), so a row's time can start the next read.
-const REPORT_FORMATS = [
-	'yyyy-MM-dd HH:mm:ss',
-	'yyyy-MM-dd HH:mm',
-	'dd/MM/yyyy HH:mm:ss',
-	'dd/MM/yyyy HH:mm',
-	'dd/MM/yyyy',
-];
 
-/** Text in ISO 8601 or as the reports write times, in `zone` unless it carries an offset. */
+/**
+ * Text in ISO 8601 or as the reports write times (so a row's time can start the next read), in
+ * `zone` unless it carries an offset.
+ */
 function fromText(text: string, zone: string): DateTime {
 	const iso = DateTime.fromISO(text, { zone });
 	if (iso.isValid) return iso.setZone(zone);
-	for (const format of REPORT_FORMATS) {
-		const parsed = DateTime.fromFormat(text, format, { zone });
-		if (parsed.isValid) return parsed;
-	}
-	return iso;
+	const reported = readReportTime(text);
+	if (!reported) return iso;
+	const { year, month, day, hour, minute, second } = reported;
+	return DateTime.fromObject({ year, month, day, hour, minute, second }, { zone });
 }
 
 /** Text, or a number holding the API form or a basic date (a spreadsheet cell, a JSON field). */
@@ -253,7 +241,7 @@ export function parseDateTime(
 		parsed = DateTime.fromISO(value.toISO() ?? '', { setZone: true }).setZone(zone);
 	} else if (text) {
 		if (FOURTEEN_DIGITS.test(text)) {
-			parsed = DateTime.fromFormat(text, API_DATE_TIME_FORMAT, { zone });
+			parsed = fromApiDateTime(text, zone);
 		} else {
 			parsed = fromText(text, zone);
 			if (parsed.isValid && DATE_ONLY.test(text) && dateOnlyMeans === 'endOfDay') {

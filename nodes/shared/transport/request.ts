@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
-import { timeoutOf } from '../helpers/parameters';
+import { timeoutOf } from '../parameters';
 import { bodyStream, readAll, readJson, type BodyStream } from './body';
 import { describeBody, failureMessage, withoutSecrets } from './answerBodies';
 import { networkFailure } from './networkFailures';

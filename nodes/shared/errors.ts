@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { ParameterError } from '../helpers/parameters';
+import { ParameterError } from './parameters';
 
 /** Any failure as the error n8n shows: parameter problems name the parameter and the fix. */
 export function asNodeError(

@@ -1,36 +1,71 @@
 /**
- * When a report row says it happened. Reports write wall-clock times in the dialer's zone, to the
- * second or only to the minute; where clocks go back a time can name two instants.
+ * The dialer's times. It takes 14 digits of wall-clock time in its zone (de, ate) and its reports
+ * write wall-clock times in that zone, to the second or only to the minute; where clocks go back a
+ * time can name two instants.
  */
 import { DateTime, IANAZone } from 'luxon';
 
-// getFP1, getRQ4 and getRE2 write dd/mm/yyyy hh:mm[:ss]; getHC2 writes yyyy-mm-dd hh:mm:ss. Read
-// with a regular expression and the zone's offsets rather than luxon's fromFormat, which costs
+/** The API's date-time form: 14 digits, wall-clock time of the dialer's zone. */
+export const API_DATE_TIME_FORMAT = 'yyyyMMddHHmmss';
+
+export function toApiDateTime(value: DateTime): string {
+	return value.toFormat(API_DATE_TIME_FORMAT);
+}
+
+/** 14 digits as the API writes them, as wall-clock time in `zone`. */
+export function fromApiDateTime(text: string, zone: string): DateTime {
+	return DateTime.fromFormat(text, API_DATE_TIME_FORMAT, { zone });
+}
+
+// getFP1, getRQ4 and getRE2 write dd/mm/yyyy hh:mm[:ss] (CSV dates dd/mm/yyyy); getHC2 writes
+// yyyy-mm-dd hh:mm:ss. Read with a regular expression rather than luxon's fromFormat, which costs
 // about 30 µs a row: a third of a second for a poll of 10,000 rows.
-const DAY_FIRST = /^(\d{2})\/(\d{2})\/(\d{4}) (\d{2}):(\d{2})(?::(\d{2}))?$/;
+const DAY_FIRST = /^(\d{2})\/(\d{2})\/(\d{4})(?: (\d{2}):(\d{2})(?::(\d{2}))?)?$/;
 const YEAR_FIRST = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/;
 const DAY_MS = 86_400_000;
 
-/** The wall-clock time a text names, as if it were UTC, and how much time it covers (ms). */
-function wallClock(text: string): { wall: number; spanMs: number } | undefined {
+/** A time as a report writes it: its wall-clock fields, and what it names. */
+export interface ReportTime {
+	year: number;
+	month: number;
+	day: number;
+	hour: number;
+	minute: number;
+	second: number;
+	/** The wall-clock time as if it were UTC, in epoch ms. */
+	wall: number;
+	/** A date alone names its day, a time without seconds its minute, else its second. */
+	names: 'day' | 'minute' | 'second';
+}
+
+/** A time text as the reports write it; undefined for any other text or a date that is none. */
+export function readReportTime(text: string): ReportTime | undefined {
 	const dayFirst = DAY_FIRST.exec(text);
 	const yearFirst = dayFirst ? undefined : YEAR_FIRST.exec(text);
 	if (!dayFirst && !yearFirst) return undefined;
-	const [year, month, day, hour, minute, second] = dayFirst
+	const [yearText, monthText, dayText, hourText, minuteText, secondText] = dayFirst
 		? [dayFirst[3], dayFirst[2], dayFirst[1], dayFirst[4], dayFirst[5], dayFirst[6]]
 		: yearFirst!.slice(1);
-	const parts = [year, month, day, hour, minute, second ?? '0'].map(Number);
-	const wall = Date.UTC(parts[0], parts[1] - 1, parts[2], parts[3], parts[4], parts[5]);
+	const [year, month, day, hour, minute, second] = [
+		yearText,
+		monthText,
+		dayText,
+		hourText ?? '0',
+		minuteText ?? '0',
+		secondText ?? '0',
+	].map(Number);
+	const wall = Date.UTC(year, month - 1, day, hour, minute, second);
 	const date = new Date(wall);
 	// Date.UTC rolls 31/02 over into March and 24:00 into the next day: a round trip exposes both.
 	const exact =
-		date.getUTCDate() === parts[2] &&
-		date.getUTCMonth() === parts[1] - 1 &&
-		date.getUTCHours() === parts[3] &&
-		date.getUTCMinutes() === parts[4] &&
-		date.getUTCSeconds() === parts[5];
-	// A time without seconds names a whole minute: the row is anywhere in it.
-	return exact ? { wall, spanMs: second === undefined ? 60_000 : 1000 } : undefined;
+		date.getUTCDate() === day &&
+		date.getUTCMonth() === month - 1 &&
+		date.getUTCHours() === hour &&
+		date.getUTCMinutes() === minute &&
+		date.getUTCSeconds() === second;
+	if (!exact) return undefined;
+	const names = hourText === undefined ? 'day' : secondText === undefined ? 'minute' : 'second';
+	return { year, month, day, hour, minute, second, wall, names };
 }
 
 const HOUR_MS = 3_600_000;
@@ -80,15 +115,17 @@ export interface RowInstants {
 export function rowInstants(value: unknown, zone: string): RowInstants | undefined {
 	if (typeof value !== 'string' || value.trim() === '') return undefined;
 	const text = value.trim();
-	const read = wallClock(text);
-	if (!read) {
+	const read = readReportTime(text);
+	if (!read || read.names === 'day') {
 		const parsed = DateTime.fromISO(text, { zone });
 		return parsed.isValid ? { earliest: parsed.toMillis(), latest: parsed.toMillis() } : undefined;
 	}
 	const instants = instantsOf(read.wall, IANAZone.create(zone));
+	// A time without seconds names a whole minute: the row is anywhere in it.
+	const spanMs = read.names === 'minute' ? 60_000 : 1000;
 	return {
 		earliest: Math.min(...instants),
-		latest: Math.max(...instants) + read.spanMs - 1000,
+		latest: Math.max(...instants) + spanMs - 1000,
 	};
 }
 
