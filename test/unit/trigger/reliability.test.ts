@@ -5,7 +5,6 @@
 import fc from 'fast-check';
 import type * as NodeCrypto from 'node:crypto';
 
-import { summarize } from '../../../bench/lib/stats';
 import { digestSecret, headerMatchesSecrets } from '../../../nodes/DialerTrigger/verification';
 import {
 	asReceived,
@@ -338,40 +337,5 @@ describe('the secret comparison takes the same path whatever the header holds', 
 		const trace = (header: string) => cryptoCalls(() => headerMatchesSecrets(header, both));
 		expect(trace(SECRET)).toEqual(trace(lastByteWrong));
 		expect(trace(firstByteWrong)).toEqual(trace(lastByteWrong));
-	});
-
-	it('prints how long a first-byte and a last-byte mismatch take (a measurement, not a check)', () => {
-		const variants = {
-			'right secret': SECRET,
-			'first byte differs': firstByteWrong,
-			'last byte differs': lastByteWrong,
-		};
-		const names = Object.keys(variants) as Array<keyof typeof variants>;
-		const perCallNs: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
-		const calls = 1_000;
-		for (let round = 0; round < 200; round++) {
-			// rotate the order every round, so no variant always runs first
-			for (let i = 0; i < names.length; i++) {
-				const name = names[(round + i) % names.length];
-				const header = variants[name];
-				const started = process.hrtime.bigint();
-				for (let call = 0; call < calls; call++) headerMatchesSecrets(header, expected);
-				perCallNs[name].push(Number(process.hrtime.bigint() - started) / calls);
-			}
-		}
-		const medians = Object.fromEntries(
-			names.map((name) => [name, summarize(perCallNs[name]).median]),
-		);
-		const lines = names.map((name) => {
-			const { median, min, max } = summarize(perCallNs[name]);
-			return `${name.padEnd(20)} ${median.toFixed(0).padStart(6)} ns  (min ${min.toFixed(0)}, max ${max.toFixed(0)})`;
-		});
-		console.log(
-			[
-				`secret check, median per call over 200 rounds of ${calls} calls (64-character secret):`,
-				...lines,
-				`last-byte / first-byte median ratio: ${(medians['last byte differs'] / medians['first byte differs']).toFixed(3)}`,
-			].join('\n'),
-		);
 	});
 });
