@@ -51,8 +51,8 @@ const throughAxios = (body: Readable) =>
 	);
 
 /**
- * The Dialer node's way since 2026-11-26: the stream itself, paused, its chunks counted against
- * Max File Size (200 MB by default) by 'data' events as the store reads them.
+ * The Dialer node's way: the stream itself, paused, its chunks counted against Max File Size
+ * (200 MB by default) by 'data' events as the store reads them.
  */
 function watched(body: Readable): Readable {
 	let bytes = 0;
@@ -68,7 +68,7 @@ function watched(body: Readable): Readable {
 const BODIES = {
 	/** As is: n8n's HTTP Request node (the legacy request helper gives the socket's stream). */
 	direct: (body: Readable) => body,
-	/** Through Readable.map: the Dialer node until 2026-11-25. */
+	/** Through Readable.map: the Dialer node's earlier way, for comparison. */
 	map: (body: Readable) => body.map((chunk: Buffer) => chunk),
 	/** Watched: the Dialer node on n8n 1.x, whose httpRequest helper gives the socket's stream. */
 	watched,

@@ -36,11 +36,11 @@ export interface FloorVariantResult {
 	/**
 	 * The first run's peak above the idle n8n: a fresh n8n's first big read. With the variants in
 	 * turn, each waits seconds between its runs, V8 gives memory back in between or not, and the
-	 * later runs' peaks swing with that (not measured in rounds before 2026-11-25 17:30 UTC).
+	 * later runs' peaks swing with that (absent from the earliest recorded rounds).
 	 */
 	firstRunAddedPeakMb?: number;
 	mainThreadMs: Summary;
-	/** Every thread of n8n's processes (not measured in rounds before 2026-11-25 17:00 UTC). */
+	/** Every thread of n8n's processes (absent from the earliest recorded rounds). */
 	groupCpuMs?: Summary;
 }
 
@@ -58,7 +58,7 @@ export interface FloorRound {
 	loadBefore: number;
 	/**
 	 * The simulator answered each request from the bytes it built the first time (the warm-up), so
-	 * the dialer's own work was out of every timed run (rounds since 2026-11-27).
+	 * the dialer's own work was out of every timed run (absent from rounds recorded before replay).
 	 */
 	replayedAnswers?: boolean;
 	cases: FloorCaseResult[];

@@ -47,15 +47,15 @@ export interface PollVariantResult {
 	mainThreadMs: Summary;
 	/**
 	 * The package's own part: the trigger's `poll`, the Dialer node's `execute`, from its start to
-	 * its items handed to n8n (not measured before 2026-11-27 02:30 UTC).
+	 * its items handed to n8n (absent from the earliest recorded rounds).
 	 */
 	ownMs?: Summary;
 	/**
 	 * The simulator building its answer to the report request, in the bench's process on the same
-	 * cores: inside both times above (not measured before 2026-11-27 03:00 UTC).
+	 * cores: inside both times above (absent from the earliest recorded rounds).
 	 */
 	dialerMs?: Summary;
-	/** The own code's time split at its report request (not measured before 2026-11-27 03:30 UTC). */
+	/** The own code's time split at its report request (absent from the earliest recorded rounds). */
 	phases?: Record<keyof OwnPhases, Summary>;
 }
 
@@ -75,14 +75,14 @@ export interface ReportTriggerResult {
 	/** First polls, run by n8n as it activates a new workflow, against the action node. */
 	variants: PollVariantResult[];
 	/**
-	 * Scheduled polls of an active workflow, against the action node (not measured before
-	 * 2026-11-26 20:00 UTC).
+	 * Scheduled polls of an active workflow, against the action node (absent from the earliest
+	 * recorded rounds).
 	 */
 	scheduled?: PollVariantResult[];
 	/**
 	 * n8n's floor for a poll emitting these rows: its `flatted.stringify` of the execution it
-	 * stores before running it, outside n8n (bench/lib/pollStorage.ts; not measured before
-	 * 2026-11-26 20:00 UTC).
+	 * stores before running it, outside n8n (bench/lib/pollStorage.ts; absent from the earliest
+	 * recorded rounds).
 	 */
 	storage?: { ms: Summary; mb: number };
 }
@@ -153,8 +153,8 @@ class DoneSignals {
 /**
  * Counts the items (Summarize) and calls the bench once with the count. Not `$input.all().length`
  * in one HTTP Request: n8n 2.x evaluates expressions in an isolate and copies every item into it
- * for `$input.all()`, 100–400 ms for 10,000 rows (CPU profile, 2026-11-26), after the items have
- * arrived and more for the trigger's than for the action node's.
+ * for `$input.all()`, 100–400 ms for 10,000 rows (CPU profile), after the items have arrived
+ * and more for the trigger's than for the action node's.
  */
 function doneNodes(url: string): NodeSpec[] {
 	return [
@@ -414,7 +414,7 @@ async function scheduledPolls(
 	const requestsBefore = sim.requests.length;
 	await target.api.activateWorkflow(workflow.id);
 	// n8n 2.41.1 runs the activation's poll after answering the activation: rows added before it
-	// reads would be its (2026-11-26 21:02 UTC, the warm-up then found nothing new).
+	// reads would be its (seen in a run whose warm-up then found nothing new).
 	await activationPoll(sim, requestsBefore);
 	const measured: Measured[] = [];
 	try {

@@ -41,9 +41,9 @@ export interface N8nVersionSpec {
 /**
  * The n8n versions this project is tested with: the one place they are named. The demo, the e2e
  * harness, the benchmarks and CI's runtime cache read it; a unit test checks that the README
- * names the same ones (CONTRIBUTING: moving to a new n8n release). n8n 2.41.3, the newest on
- * 2026-11-26, is not here: the registry here serves none of the n8n packages it pins (n8n-core
- * 2.41.2, @n8n/agents 0.26.2 and 18 more; docs/compatibility.md).
+ * names the same ones (CONTRIBUTING: moving to a new n8n release). n8n 2.41.3 is not here: the
+ * registry here serves none of the n8n packages it pins (n8n-core 2.41.2, @n8n/agents 0.26.2 and
+ * 18 more; docs/compatibility.md).
  */
 export const N8N_VERSIONS: Record<string, N8nVersionSpec> = {
 	'2.41.1': {

@@ -67,14 +67,4 @@ describe('Dialer node description', () => {
 			}
 		},
 	);
-
-	it('is usable as an AI tool, with a subtitle and light and dark icons', () => {
-		expect(description.usableAsTool).toBe(true);
-		expect(description.subtitle).toContain('$parameter["operation"]');
-		expect(description.icon).toEqual({
-			light: 'file:../../icons/dialer.svg',
-			dark: 'file:../../icons/dialer.dark.svg',
-		});
-		expect(description.credentials).toEqual([{ name: 'dialerApi', required: true }]);
-	});
 });

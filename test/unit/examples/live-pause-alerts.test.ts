@@ -21,6 +21,7 @@ import {
 	type PauseAlert,
 	type ScheduledEvent,
 } from '../../support/pauseAlertModel';
+import { propertyRuns } from '../support/propertyRuns';
 
 const TIMEZONE = 'America/Sao_Paulo';
 /** 2026-11-23 10:00 in São Paulo. */
@@ -183,7 +184,7 @@ describe.each(['live-pause-alerts-to-file.json', 'live-pause-alerts-slack.json']
 						expect(outcome.board.size).toBe(model.latest.size);
 					},
 				),
-				{ numRuns: 300 },
+				{ numRuns: propertyRuns(100) },
 			);
 		});
 

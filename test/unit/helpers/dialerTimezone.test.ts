@@ -10,6 +10,7 @@ import { ParameterError } from '../../../nodes/shared/parameters';
 import { router } from '../../../nodes/Dialer/actions/router';
 import { fakeExecuteFunctions, runNode, TEST_CREDENTIALS } from '../support/executeFunctions';
 import { TEST_ZONES } from '../support/zones';
+import { propertyRuns } from '../support/propertyRuns';
 
 describe('Dialer Timezone in the credential', () => {
 	it('empty or missing means the workflow timezone, so nothing changes for those who set it', () => {
@@ -85,7 +86,7 @@ describe('report periods on the dialer clock', () => {
 					expect([de.slice(8), ate]).toEqual(['000000', `${de.slice(0, 8)}235959`]);
 				},
 			),
-			{ numRuns: 60 },
+			{ numRuns: propertyRuns(60) },
 		);
 	});
 

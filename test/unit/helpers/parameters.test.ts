@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
 
+import { propertyRuns } from '../support/propertyRuns';
 import {
 	customRange,
 	ParameterError,
@@ -92,6 +93,7 @@ describe('report periods', () => {
 					expect(toApiDateTime(presetRange(preset, now).end).slice(8)).toBe('235959');
 				},
 			),
+			{ numRuns: propertyRuns(100) },
 		);
 	});
 
@@ -250,7 +252,7 @@ describe('ficha ID lists', () => {
 					}
 				},
 			),
-			{ numRuns: 2000 },
+			{ numRuns: propertyRuns(2_000) },
 		);
 	});
 });

@@ -15,6 +15,7 @@ import {
 import type { ReadWindow } from '../../../nodes/DialerReportTrigger/cursor';
 import { rowTime } from '../../../nodes/shared/dialerTime';
 import { TEST_ZONES } from '../support/zones';
+import { propertyRuns } from '../support/propertyRuns';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -113,7 +114,7 @@ describe('checks over hours of polling', () => {
 			fc.asyncProperty(fc.constantFrom(...TEST_ZONES), starts, async (zone, start) => {
 				expect((await checksOver(zone, zone, start)).flat()).toEqual([]);
 			}),
-			{ numRuns: 40 },
+			{ numRuns: propertyRuns(40) },
 		);
 	});
 
@@ -148,7 +149,7 @@ describe('checks over hours of polling', () => {
 					);
 				},
 			),
-			{ numRuns: skipNearChange ? 60 : 30 },
+			{ numRuns: propertyRuns(skipNearChange ? 60 : 30) },
 		);
 
 	// Near its own clock change the trigger reads an hour's times either way: warned later.

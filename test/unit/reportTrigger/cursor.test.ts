@@ -24,6 +24,7 @@ import {
 import { rowIdentifier } from '../../../nodes/DialerReportTrigger/rowIdentity';
 import { clockChanges } from '../support/zones';
 import { rowInstants } from '../../../nodes/shared/dialerTime';
+import { propertyRuns } from '../support/propertyRuns';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -200,7 +201,7 @@ describe('what the trigger remembers', () => {
 					}
 				},
 			),
-			{ numRuns: 40 },
+			{ numRuns: propertyRuns(40) },
 		);
 	});
 });

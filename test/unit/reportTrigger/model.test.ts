@@ -506,7 +506,7 @@ async function runHistory(plan: typeof history extends fc.Arbitrary<infer H> ? H
 describe('every new row of every report emitted exactly once (reference dialer, generated histories)', () => {
 	it('whatever order each read lists rows in, with late rows, copies, reclassifications, changes, outages, failed reads, restarts and clock changes', async () => {
 		let rows = 0;
-		const runs = propertyRuns(400);
+		const runs = propertyRuns(200);
 		await fc.assert(
 			fc.asyncProperty(history, async (plan) => {
 				const result = await runHistory(plan);
@@ -677,7 +677,7 @@ describe("the trigger node's polls against the reference dialer (generated histo
 				expect(classes).not.toContain(undefined);
 				expect(misses(dialer, classes as number[], start, plan.minuteTimes)).toEqual([]);
 			}),
-			{ numRuns: propertyRuns(40) },
+			{ numRuns: propertyRuns(20) },
 		);
 	}, 600_000);
 });

@@ -14,6 +14,7 @@ import { bodyStream, readJson } from '../../../nodes/shared/transport/body';
 import { ChunkedJsonParser } from '../../../nodes/shared/transport/chunkedJsonParser';
 import { dialerApiRequest } from '../../../nodes/shared/transport/request';
 import { fakeExecuteFunctions, type FakeResponse } from '../support/executeFunctions';
+import { propertyRuns } from '../support/propertyRuns';
 
 /** Feeds `bytes` cut at `cuts` (any positions, inside multi-byte characters too). */
 function parseInChunks(bytes: Buffer, cuts: number[], batchBytes?: number): unknown {
@@ -90,7 +91,7 @@ describe('reading a JSON answer in chunks', () => {
 					outcome(() => JSON.parse(whole)),
 				);
 			}),
-			{ numRuns: 3_000 },
+			{ numRuns: propertyRuns(1_000) },
 		);
 	});
 
@@ -123,7 +124,7 @@ describe('reading a JSON answer in chunks', () => {
 					);
 				},
 			),
-			{ numRuns: 5_000 },
+			{ numRuns: propertyRuns(1_500) },
 		);
 	});
 

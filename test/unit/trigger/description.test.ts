@@ -10,46 +10,6 @@ const property = (name: string) =>
 	description.properties.find((p) => p.name === name) as INodeProperties;
 
 describe('what users see of the Dialer Trigger', () => {
-	it('is a trigger with no input, one output and the Dialer API credential', () => {
-		expect(description).toMatchObject({
-			displayName: 'Dialer Trigger',
-			name: 'dialerTrigger',
-			group: ['trigger'],
-			inputs: [],
-			outputs: ['main'],
-			credentials: [{ name: 'dialerApi', required: true }],
-			icon: { light: 'file:../../icons/dialer.svg', dark: 'file:../../icons/dialer.dark.svg' },
-		});
-		expect(description.usableAsTool).toBeUndefined();
-	});
-
-	it('listens on one POST webhook that answers as soon as it is received', () => {
-		expect(description.webhooks).toEqual([
-			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
-		]);
-	});
-
-	it('tells users where to paste the URL, to set the same secret, that publishing needs one, and when the test URL works', () => {
-		const notice = property('notice');
-		expect(notice.type).toBe('notice');
-		expect(notice.displayName).toMatch(/Production URL/);
-		expect(notice.displayName).toMatch(/dialer console/);
-		expect(notice.displayName).toMatch(/Secret/);
-		expect(notice.displayName).toMatch(/cannot be published/);
-		expect(notice.displayName).toMatch(/Test URL only works while/);
-	});
-
-	it('tells users the n8n setting that kept bursts whole, that n8n calls it experimental, and when it was measured', () => {
-		const notice = property('burstNotice');
-		expect(notice.type).toBe('notice');
-		expect(notice.displayName).toMatch(
-			/N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true, which n8n labels experimental/,
-		);
-		expect(notice.displayName).toMatch(/lost none up to 600 \(2 cores, 2026-11-23\)/);
-		expect(notice.displayName).toMatch(/every webhook processor/);
-		expect(notice.displayName).toMatch(/gives up after 5 seconds/);
-	});
-
 	it('requires choosing events and offers an agent filter, allowed addresses and event-age limits, all off by default', () => {
 		expect(property('events')).toMatchObject({ type: 'multiOptions', required: true, default: [] });
 		expect(property('options').options).toEqual([
