@@ -282,7 +282,10 @@ describe('Dialer Trigger in n8n against generated deliveries', () => {
 
 	it(`answers each of ${JUNK_BODIES} generated junk bodies with the right secret, and runs the workflow exactly for the valid, selected events`, async () => {
 		const bodies = [
-			...fc.sample(junkBodies, { numRuns: Math.max(1, JUNK_BODIES - largeBodies.length), seed: SEED }),
+			...fc.sample(junkBodies, {
+				numRuns: Math.max(1, JUNK_BODIES - largeBodies.length),
+				seed: SEED,
+			}),
 			...largeBodies,
 		];
 		const sent = bodies.map((body, probe) => {
