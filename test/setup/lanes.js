@@ -1,8 +1,9 @@
 /**
- * Which real-n8n suites `npm test` runs, and in which order, in two lanes at once (one n8n each):
- * most e2e time is waiting (polls every 2 s, pause limits, n8n restarts), so two lanes finish in
- * about half the time on 2 cores. Suites that assert timing (alerts at a limit, bursts, the
- * wallboard's clock) run first in their lane, while the other lane only polls.
+ * Which real-n8n suites `npm test` runs, and in which order, in three lanes at once (each jest
+ * project with its own n8n): most e2e time is waiting (polls every 2 s, pause limits, n8n
+ * restarts), so the lanes share 2 cores. The suites that assert timing (alerts at a limit, bursts,
+ * the wallboard's clock) run first in the events lane, while the reports lane only polls; the
+ * Chromium tests come late in theirs.
  *
  * n8n 2.41.1 runs every e2e suite. The 1.x line and queue mode run what differs there; with
  * DIALER_TEST_ALL=1 (`npm run test:all`) they run the whole matrix.
@@ -13,7 +14,7 @@ const e2e = (name) => `test/e2e/${name}.test.ts`;
 const browser = (name) => `test/browser/${name}.test.ts`;
 const queue = (name) => `test/queue-mode/${name}.test.ts`;
 
-/** Agent events: the Dialer Trigger, supervision, the editor. */
+/** Agent events: the Dialer Trigger and supervision. */
 const events = [
 	e2e('supervision'),
 	e2e('pause-alerts-model'),
@@ -24,12 +25,10 @@ const events = [
 	e2e('trigger-security'),
 	e2e('trigger-attacks'),
 	e2e('trigger-proxy'),
-	browser('editor'),
-	browser('examples-import'),
 ];
 
-/** The dialer's API: the action node, recordings, the Report Trigger, installing, the demo. */
-const api = [
+/** The dialer's API: the Report Trigger, the action node, recordings, installing, the editor. */
+const reports = [
 	e2e('report-trigger'),
 	e2e('report-trigger-order'),
 	e2e('report-trigger-events'),
@@ -43,7 +42,8 @@ const api = [
 	e2e('morning-digest'),
 	e2e('package-loading'),
 	e2e('install-from-tarball'),
-	e2e('demo'),
+	browser('editor'),
+	browser('examples-import'),
 ];
 
 /**
@@ -88,12 +88,14 @@ module.exports = {
 			['e2e', events],
 			['queue', queueMode],
 		],
-		api: [
-			['e2e', api],
+		reports: [['e2e', reports]],
+		// The demo starts n8n itself: after the 1.x suites, on the 2.x line it runs on.
+		n8n1: [
 			['e2e-n8n1', n8n1],
+			['e2e', [e2e('demo')]],
 		],
 	},
-	e2e: [...events, ...api],
+	e2e: [...events, ...reports, e2e('demo')],
 	n8n1,
 	queueMode,
 };
