@@ -7,6 +7,7 @@
  */
 import { DateTime } from 'luxon';
 
+import { pollEverySeconds } from '../../scripts/n8n/dialer';
 import type { ArrivedRow, RowArrival } from '../../simulator/types';
 import { DialerRunner, type Json } from './support/dialerRunner';
 import {
@@ -164,7 +165,15 @@ it('Fetch Test Event shows the 10 latest fichas; the active workflow still emits
 		timezone: ZONE,
 		report: 'getFP1',
 		minPolls: 4,
-		trigger: { event: 'newFilledForm', form: '41', filters: {}, options: {} },
+		trigger: {
+			event: 'newFilledForm',
+			form: '41',
+			filters: {},
+			options: {},
+			// 6 s apart: the editor's run, started right after a poll, reads before the next one, on
+			// a busy machine too.
+			pollTimes: pollEverySeconds(6),
+		},
 		async round(round, { workflowId }) {
 			if (round === 0) expected.push(...sim.rows.add({ report: 'getFP1', form: 41, count: 3 }));
 			if (round !== 1) return;
