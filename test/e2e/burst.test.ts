@@ -18,13 +18,11 @@ import {
 
 const SECRET = `e2e-burst-secret-${randomUUID()}`;
 const DELIVERIES = 300;
-// The e2e n8n logs at debug level for the secret scan, which about halves its throughput against
-// the benchmark's (18 against 34 events/s on 2 cores), and the slowest answer waits up to about
-// twice its fair share: 60 in flight reached the 5 s limit on a quiet machine, 40 came within
-// 0.85 s of it. 20 keeps this a check of correctness with margin, also beside the other lanes of
-// `npm test`; the levels where deliveries start to be lost are measured by
-// `npm run bench -- --only burst`.
-const IN_FLIGHT = 20;
+// A check of correctness (every delivery answered, each selected event run once), not of capacity:
+// `npm test` runs this beside two other lanes, one of them a browser, where n8n answered 6.8
+// deliveries a second and 20 in flight already reached the 5 s limit. The levels where deliveries
+// start to be lost on a quiet machine are measured by `npm run bench -- --only burst`.
+const IN_FLIGHT = 10;
 /** Two kinds of the seven, as a workflow that reacts to logins and pauses at shift start. */
 const SELECTED = ['agente.login', 'agente.pause_in'];
 
