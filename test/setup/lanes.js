@@ -2,11 +2,10 @@
  * Which real-n8n suites `npm test` runs, and in which order, in three lanes at once (each jest
  * project with its own n8n): most e2e time is waiting (polls every 2 s, pause limits, n8n
  * restarts), so the lanes share 2 cores. The suites that assert timing (alerts at a limit, bursts,
- * the wallboard's clock) run first in the events lane, while the reports lane only polls; the
- * Chromium tests come late in theirs.
+ * the wallboard's clock) run first in the events lane, while the reports lane only polls.
  *
- * n8n 2.41.1 runs every e2e suite. The 1.x line and queue mode run what differs there; with
- * DIALER_TEST_ALL=1 (`npm run test:all`) they run the whole matrix.
+ * n8n 2.41.1 runs every e2e suite but the demo's. The 1.x line and queue mode run what differs
+ * there. With DIALER_TEST_ALL=1 (`npm run test:all`) they run the whole matrix, the demo too.
  */
 const ALL = process.env.DIALER_TEST_ALL === '1';
 
@@ -14,7 +13,7 @@ const e2e = (name) => `test/e2e/${name}.test.ts`;
 const browser = (name) => `test/browser/${name}.test.ts`;
 const queue = (name) => `test/queue-mode/${name}.test.ts`;
 
-/** Agent events: the Dialer Trigger and supervision. */
+/** Agent events: the Dialer Trigger and supervision; then the editor. */
 const events = [
 	e2e('supervision'),
 	e2e('pause-alerts-model'),
@@ -25,9 +24,10 @@ const events = [
 	e2e('trigger-security'),
 	e2e('trigger-attacks'),
 	e2e('trigger-proxy'),
+	browser('editor'),
 ];
 
-/** The dialer's API: the Report Trigger, the action node, recordings, installing, the editor. */
+/** The dialer's API: the Report Trigger, the action node, recordings, installing; the examples. */
 const reports = [
 	e2e('report-trigger'),
 	e2e('report-trigger-order'),
@@ -42,9 +42,14 @@ const reports = [
 	e2e('morning-digest'),
 	e2e('package-loading'),
 	e2e('install-from-tarball'),
-	browser('editor'),
 	browser('examples-import'),
 ];
+
+/**
+ * `npm run demo -- --check` starts an n8n of its own and runs every example: in the whole matrix,
+ * since the examples are imported in the editor on both lines in every run.
+ */
+const demo = ALL ? [e2e('demo')] : [];
 
 /**
  * n8n 1.x: what its engine does its own way: loading, the HTTP helpers behind the action node and
@@ -84,18 +89,14 @@ module.exports = {
 	ALL,
 	/** Each lane: jest projects and their files, in order. */
 	lanes: {
-		events: [
-			['e2e', events],
-			['queue', queueMode],
-		],
-		reports: [['e2e', reports]],
-		// The demo starts n8n itself: after the 1.x suites, on the 2.x line it runs on.
+		events: [['e2e', events]],
+		reports: [['e2e', [...reports, ...demo]]],
 		n8n1: [
 			['e2e-n8n1', n8n1],
-			['e2e', [e2e('demo')]],
+			['queue', queueMode],
 		],
 	},
-	e2e: [...events, ...reports, e2e('demo')],
+	e2e: [...events, ...reports, ...demo],
 	n8n1,
 	queueMode,
 };
