@@ -15,10 +15,11 @@ const queue = (name) => `test/queue-mode/${name}.test.ts`;
 
 /** Agent events: the Dialer Trigger and supervision; then the editor. */
 const events = [
-	e2e('supervision'),
+	// While the other lanes start with their lightest suites.
 	e2e('pause-alerts-model'),
-	e2e('supervision-graceful-restart'),
 	e2e('burst'),
+	e2e('supervision'),
+	e2e('supervision-graceful-restart'),
 	browser('wallboard'),
 	e2e('trigger'),
 	e2e('trigger-security'),
