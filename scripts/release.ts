@@ -2,7 +2,8 @@
  * Cuts a release, or checks that a tag may be published.
  *
  *   npm run release -- <version> [--dry-run]
- *     Sets package.json's and package-lock.json's version, moves CHANGELOG.md's "Unreleased"
+ *     Runs the whole test matrix (`npm run test:all`: every real-n8n suite on both n8n lines and
+ *     in queue mode, about an hour on 2 cores) and stops if it fails. Then sets package.json's and package-lock.json's version, moves CHANGELOG.md's "Unreleased"
  *     section under `## [<version>] - <date (UTC)>` with a new empty "Unreleased" above it, renames
  *     the packed tarball in README.md's install commands, then commits those files and tags
  *     `v<version>`. Refuses a dirty working tree, a version that
@@ -15,7 +16,7 @@
  *
  * Works on the repository in the current directory (npm runs scripts from the package root).
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, execSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -23,6 +24,8 @@ import semver from 'semver';
 
 const UNRELEASED = '## [Unreleased]';
 const CHANGED_FILES = ['package.json', 'package-lock.json', 'CHANGELOG.md', 'README.md'];
+/** Run before anything changes; the release script's own tests replace it with a stand-in. */
+const MATRIX = process.env.DIALER_RELEASE_MATRIX ?? 'npm run test:all';
 
 class ReleaseError extends Error {}
 
@@ -136,6 +139,7 @@ function plan(root: string, requested: string): Plan {
 function release(root: string, requested: string, dryRun: boolean): void {
 	const { version, tag, heading, entries, changelog, readme, tarballs } = plan(root, requested);
 	const prefix = dryRun ? '[dry run] would ' : '';
+	console.log(`${prefix}run the whole test matrix first (${MATRIX})`);
 	console.log(
 		`${prefix}set the version ${currentVersion(root)} -> ${version} (package.json, package-lock.json)`,
 	);
@@ -147,6 +151,11 @@ function release(root: string, requested: string, dryRun: boolean): void {
 	if (dryRun) {
 		console.log('[dry run] nothing changed');
 		return;
+	}
+	try {
+		execSync(MATRIX, { cwd: root, stdio: ['ignore', process.stderr, process.stderr] });
+	} catch {
+		throw new ReleaseError(`the whole test matrix failed (${MATRIX}); nothing changed`);
 	}
 	// npm keeps both files in its own layout; no install, no lifecycle scripts, no git.
 	execFileSync('npm', ['version', version, '--no-git-tag-version', '--ignore-scripts'], {

@@ -147,8 +147,17 @@ export async function reapLeftovers(rt: N8nRuntime): Promise<void> {
 	}
 }
 
-/** `npm pack` the project: exactly the files a user downloads from the registry. */
+/** Set by scripts/test-real-n8n.ts: the tarball it packed once for every n8n of the run. */
+export const PACKED_TARBALL_ENV = 'DIALER_PACKED_TARBALL';
+
+/**
+ * `npm pack` the project: exactly the files a user downloads from the registry. Within a test run
+ * that packed it already, that tarball: n8n instances started at once then never pack dist/
+ * while a test rebuilds it.
+ */
 export async function packProject(destination: string, build: boolean): Promise<string> {
+	const packed = process.env[PACKED_TARBALL_ENV];
+	if (packed) return packed;
 	if (build) await run('npm', ['run', 'build'], { cwd: PROJECT_ROOT });
 	if (!existsSync(path.join(PROJECT_ROOT, 'dist'))) {
 		throw new Error('dist/ is missing: run `npm run build` first (or pass build: true)');

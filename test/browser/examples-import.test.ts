@@ -26,6 +26,7 @@ import { readExamples } from '../../scripts/demo';
 import { startSimulator } from '../../simulator';
 import type { AgentEvent, DialerSimulator } from '../../simulator/types';
 import { connectN8n, readConnection, registerSecret } from '../e2e/setup/connection';
+import { ALL } from '../setup/lanes';
 import { makeOutputFolder, readLines, removeOutputFolder } from '../e2e/support/supervision';
 
 const DATA_TABLE = 'n8n-nodes-base.dataTable';
@@ -48,6 +49,13 @@ const LIMIT_SECONDS = 8;
 const SAVED_WORKFLOW = /\/workflow\/(?!new\b)([A-Za-z0-9]+)(?:[?#]|$)/;
 
 jest.setTimeout(240_000);
+
+/**
+ * On 1.x the editor differs for the examples with a data table (listed only once the workflow is
+ * saved); the others run there in the whole matrix only (`npm run test:all`).
+ */
+const withoutTableDescribe =
+	ALL || readConnection().n8nVersion.startsWith('2.') ? describe : describe.skip;
 
 describe('the examples imported in the editor and configured as their notes say (Chromium)', () => {
 	let api: N8nApi;
@@ -461,7 +469,7 @@ describe('the examples imported in the editor and configured as their notes say 
 		});
 	});
 
-	describe("yesterday's filled forms as CSV on disk", () => {
+	withoutTableDescribe("yesterday's filled forms as CSV on disk", () => {
 		const FILE = 'filled-forms-to-disk.json';
 
 		it('runs from the editor and writes the CSV into the folder typed in Settings', async () => {
@@ -480,7 +488,7 @@ describe('the examples imported in the editor and configured as their notes say 
 		});
 	});
 
-	describe("yesterday's call recordings of chosen results, archived to disk", () => {
+	withoutTableDescribe("yesterday's call recordings of chosen results, archived to disk", () => {
 		const FILE = 'recordings-archive-to-disk.json';
 
 		it('runs from the editor and writes the recordings into the folder typed in Settings', async () => {

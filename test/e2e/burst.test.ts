@@ -18,18 +18,17 @@ import {
 
 const SECRET = `e2e-burst-secret-${randomUUID()}`;
 const DELIVERIES = 300;
-// The e2e n8n logs at debug level for the secret scan, which about halves its throughput against
-// the benchmark's (18 against 34 events/s on 2 cores), and the slowest answer waits up to about
-// twice its fair share: 60 in flight reached the 5 s limit on a quiet machine, 40 came within
-// 0.85 s of it. 30 keeps this a check of correctness with margin; the levels where deliveries start
-// to be lost are measured by `npm run bench -- --only burst`.
-const IN_FLIGHT = 30;
-/** One kind of the seven, as a workflow that reacts to logins at shift start. */
-const SELECTED = 'agente.login';
+// A check of correctness (every delivery answered, each selected event run once), not of capacity:
+// `npm test` runs this beside two other lanes, one of them a browser, where n8n answered 6.8
+// deliveries a second and 20 in flight already reached the 5 s limit. The levels where deliveries
+// start to be lost on a quiet machine are measured by `npm run bench -- --only burst`.
+const IN_FLIGHT = 10;
+/** Two kinds of the seven, as a workflow that reacts to logins and pauses at shift start. */
+const SELECTED = ['agente.login', 'agente.pause_in'];
 
 jest.setTimeout(180_000);
 
-describe('a burst of 300 agent events with 30 in flight', () => {
+describe(`a burst of ${DELIVERIES} agent events with ${IN_FLIGHT} in flight`, () => {
 	let workflows: TriggerWorkflows;
 
 	beforeAll(async () => {
@@ -43,14 +42,16 @@ describe('a burst of 300 agent events with 30 in flight', () => {
 
 	it('answers every delivery 200 within the dialer timeout and runs each selected event exactly once', async () => {
 		const hook = await workflows.createTriggerWorkflow(await workflows.createCredential(SECRET), {
-			events: [SELECTED],
+			events: SELECTED,
 		});
 		workflows.simulator.webhooks.register({ url: hook.url, secret: SECRET });
 
 		const events = Array.from({ length: DELIVERIES }, (_, seq) =>
 			event(ALL_EVENTS[seq % ALL_EVENTS.length], 1000 + (seq % 150), { seq }),
 		);
-		const expectedSeqs = events.filter((e) => e.evento === SELECTED).map((e) => e.seq as number);
+		const expectedSeqs = events
+			.filter((e) => SELECTED.includes(e.evento))
+			.map((e) => e.seq as number);
 
 		const started = performance.now();
 		const deliveries = (

@@ -7,7 +7,10 @@
  */
 import { DateTime } from 'luxon';
 
+import { pollEverySeconds } from '../../scripts/n8n/dialer';
+import { ALL } from '../setup/lanes';
 import type { ArrivedRow, RowArrival } from '../../simulator/types';
+import { readConnection } from './setup/connection';
 import { DialerRunner, type Json } from './support/dialerRunner';
 import {
 	emittedFichas,
@@ -83,7 +86,16 @@ const canonical = (items: Json[], rangeFields: string[]) =>
 		)
 		.sort();
 
-describe.each(Object.keys(EVENTS))('%s', (title) => {
+/**
+ * Every event on 2.x; on 1.x, whose poll path is what differs, the first, and the others in the
+ * whole matrix (`npm run test:all`).
+ */
+const TESTED_EVENTS =
+	ALL || readConnection().n8nVersion.startsWith('2.')
+		? Object.keys(EVENTS)
+		: Object.keys(EVENTS).slice(0, 1);
+
+describe.each(TESTED_EVENTS)('%s', (title) => {
 	it('emits each new row exactly once, as the Dialer node reads it for the same window', async () => {
 		const event = EVENTS[title];
 		const started = Date.now();
@@ -164,7 +176,15 @@ it('Fetch Test Event shows the 10 latest fichas; the active workflow still emits
 		timezone: ZONE,
 		report: 'getFP1',
 		minPolls: 4,
-		trigger: { event: 'newFilledForm', form: '41', filters: {}, options: {} },
+		trigger: {
+			event: 'newFilledForm',
+			form: '41',
+			filters: {},
+			options: {},
+			// 6 s apart: the editor's run, started right after a poll, reads before the next one, on
+			// a busy machine too.
+			pollTimes: pollEverySeconds(6),
+		},
 		async round(round, { workflowId }) {
 			if (round === 0) expected.push(...sim.rows.add({ report: 'getFP1', form: 41, count: 3 }));
 			if (round !== 1) return;

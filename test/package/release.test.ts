@@ -17,6 +17,8 @@ const [major, minor] = CURRENT.split('.').map(Number);
 const NEXT = `${major}.${minor + 1}.0`;
 const TODAY = new Date().toISOString().slice(0, 10);
 
+/** Written by the stand-in for the whole test matrix. */
+const MATRIX_MARK = path.join(tmpdir(), `dialer-release-matrix-${process.pid}.txt`);
 const GIT_ENV = {
 	...process.env,
 	GIT_CONFIG_GLOBAL: '/dev/null',
@@ -25,6 +27,8 @@ const GIT_ENV = {
 	GIT_AUTHOR_EMAIL: 'release-test@example.com',
 	GIT_COMMITTER_NAME: 'Release Test',
 	GIT_COMMITTER_EMAIL: 'release-test@example.com',
+	// A stand-in for the whole test matrix that records what the tree held when it ran.
+	DIALER_RELEASE_MATRIX: `git status --porcelain > ${MATRIX_MARK}`,
 };
 
 const changelog = (unreleased: string) => `# Changelog
@@ -49,8 +53,12 @@ const UNRELEASED_ENTRIES = `
 
 let repo: string;
 
-function run(command: string, args: string[]) {
-	const result = spawnSync(command, args, { cwd: repo, env: GIT_ENV, encoding: 'utf8' });
+function run(command: string, args: string[], env: Record<string, string> = {}) {
+	const result = spawnSync(command, args, {
+		cwd: repo,
+		env: { ...GIT_ENV, ...env },
+		encoding: 'utf8',
+	});
 	return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 const release = (...args: string[]) => run(TSX, [RELEASE, ...args]);
@@ -80,7 +88,10 @@ function snapshot() {
 	};
 }
 
-afterEach(() => rmSync(repo, { recursive: true, force: true }));
+afterEach(() => {
+	rmSync(repo, { recursive: true, force: true });
+	rmSync(MATRIX_MARK, { force: true });
+});
 
 describe('npm run release -- <version>', () => {
 	it('--dry-run prints the plan and changes nothing', () => {
@@ -91,6 +102,7 @@ describe('npm run release -- <version>', () => {
 		expect(result.status).toBe(0);
 		expect(result.stdout).toBe(
 			[
+				`[dry run] would run the whole test matrix first (${GIT_ENV.DIALER_RELEASE_MATRIX})`,
 				`[dry run] would set the version ${CURRENT} -> ${NEXT} (package.json, package-lock.json)`,
 				`[dry run] would move CHANGELOG.md's "Unreleased" entries under "## [${NEXT}] - ${TODAY}":`,
 				'    ### Fixed',
@@ -106,10 +118,21 @@ describe('npm run release -- <version>', () => {
 		expect(snapshot()).toEqual(before);
 	});
 
+	it('runs the whole test matrix first, and stops without a change when it fails', () => {
+		createRepo();
+		const before = snapshot();
+		const failed = run(TSX, [RELEASE, NEXT], { DIALER_RELEASE_MATRIX: 'exit 3' });
+		expect(failed.status).toBe(1);
+		expect(failed.stderr).toContain('the whole test matrix failed (exit 3); nothing changed');
+		expect(snapshot()).toEqual(before);
+	});
+
 	it('sets the version, moves the Unreleased entries under it, renames the tarball in the README, commits and tags', () => {
 		createRepo();
 		const result = release(NEXT);
 		expect(result.status).toBe(0);
+		// The matrix ran on the tree as committed, before the release changed it.
+		expect(readFileSync(MATRIX_MARK, 'utf8')).toBe('');
 		expect(result.stdout).toContain(`Released ${NEXT}.`);
 		expect(versionIn('package.json')).toBe(NEXT);
 		expect(versionIn('package-lock.json')).toBe(NEXT);

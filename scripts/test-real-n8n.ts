@@ -1,0 +1,51 @@
+/**
+ * The real-n8n part of `npm test`: the lanes of test/setup/lanes.js at once, each lane's jest
+ * projects one after the other (each with its own n8n). The package is built and packed once,
+ * and every n8n of the run installs that tarball: otherwise each would rebuild dist/ and pack it,
+ * at once, and a test that runs the README's build would rewrite dist/ under another's pack.
+ * Output lines carry their lane's name.
+ * Exits non-zero when any project fails; every lane runs to its end, so one run shows every
+ * failure. `npm run test:all` sets DIALER_TEST_ALL=1 for the whole matrix.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+import { concurrently } from 'concurrently';
+
+import { lanes } from '../test/setup/lanes';
+import { PACKED_TARBALL_ENV, packProject } from './n8n/instance';
+
+// Files before --selectProjects, which takes every later word as a project name.
+const jest = ([project, files]: [string, string[]]) =>
+	`npx jest ${files.join(' ')} --selectProjects ${project} --runInBand`;
+
+async function main(): Promise<number> {
+	const folder = await mkdtemp(path.join(os.tmpdir(), 'n8n-dialer-packed-'));
+	try {
+		const tarball = await packProject(folder, true);
+		const { result } = concurrently(
+			Object.entries(lanes).map(([name, projects]) => ({
+				name,
+				// Each project runs even when one before it failed; the lane fails if any did.
+				command: `failed=0; ${projects.map((project) => `${jest(project)} || failed=1; `).join('')}exit $failed`,
+				env: { [PACKED_TARBALL_ENV]: tarball },
+			})),
+			{ prefix: '{time} {name}', timestampFormat: 'HH:mm:ss' },
+		);
+		return await result.then(
+			() => 0,
+			() => 1,
+		);
+	} finally {
+		await rm(folder, { recursive: true, force: true });
+	}
+}
+
+main().then(
+	(code) => process.exit(code),
+	(error: Error) => {
+		console.error(error);
+		process.exit(1);
+	},
+);
