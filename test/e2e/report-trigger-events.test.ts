@@ -121,12 +121,16 @@ describe.each(TESTED_EVENTS)('%s', (title) => {
 				},
 			},
 			round(round) {
-				if (round % 2 === 0) arrived.push(...add({ ...event.selected(), count: 2 }));
-				// Carries a time before the last poll's end: only the Overlap Window reads it.
-				if (round % 3 === 1) arrived.push(...add({ ...event.selected(), at: Date.now() - 45_000 }));
-				// Written 4 seconds after the time it carries (for getRQ4: classified 4 s after the call).
-				if (round % 4 === 2) arrived.push(...add({ ...event.selected(), visibleAfterMs: 4000 }));
+				const added = [
+					...(round % 2 === 0 ? add({ ...event.selected(), count: 2 }) : []),
+					// Carries a time before the last poll's end: only the Overlap Window reads it.
+					...(round % 3 === 1 ? add({ ...event.selected(), at: Date.now() - 45_000 }) : []),
+					// Written 4 seconds after the time it carries (for getRQ4: classified 4 s after the call).
+					...(round % 4 === 2 ? add({ ...event.selected(), visibleAfterMs: 4000 }) : []),
+				];
+				arrived.push(...added);
 				if (round === 3) add(event.leftOut());
+				return added;
 			},
 		});
 

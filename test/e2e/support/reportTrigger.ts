@@ -74,14 +74,20 @@ export interface PollingOptions {
 	/** The report the event reads (getFP1, getRQ4, getRE2, getHC2). */
 	report: string;
 	minPolls: number;
-	/** Called about every 1.5 s once the first poll has read: adds rows, faults, manual runs. */
-	round: (round: number, run: { activatedAt: number; workflowId: string }) => void | Promise<void>;
+	/**
+	 * Called about every 1.5 s once the first poll has read: adds rows, faults, manual runs. Rows
+	 * it returns are waited for: the run ends two polls after the last of them shows.
+	 */
+	round: (
+		round: number,
+		run: { activatedAt: number; workflowId: string },
+	) => void | ArrivedRow[] | Promise<void | ArrivedRow[]>;
 }
 
 /**
  * Activates a workflow with the Report Trigger polling every 2 seconds, plays rounds until it
- * has read at least `minPolls` times after the first poll, waits two more polls (they read what
- * was written last), deactivates it and returns its executions.
+ * has read at least `minPolls` times after the first poll, waits two more polls after the rounds'
+ * rows all show (they read what was written last), deactivates it and returns its executions.
  */
 export async function pollWhileRowsArrive(
 	dialer: DialerRunner,
@@ -113,13 +119,15 @@ export async function pollWhileRowsArrive(
 			if (Date.now() > deadline) throw new Error('n8n did not poll within 15 s of activation');
 		}
 		const activatedAt = Date.now();
+		let lastShows = 0;
 		for (let round = 0; reads().length < options.minPolls + 1; round++) {
-			await options.round(round, { activatedAt, workflowId: workflow.id });
+			const added = await options.round(round, { activatedAt, workflowId: workflow.id });
+			for (const row of added ?? []) lastShows = Math.max(lastShows, row.visibleFrom);
 			await sleep(1500);
 			if (Date.now() - activatedAt > 240_000) throw new Error('n8n polled too slowly');
 		}
-		const last = reads().length;
-		while (reads().length < last + 2) await sleep(500);
+		const after = Math.max(Date.now(), lastShows);
+		while (reads().filter((read) => read.receivedAt > after).length < 2) await sleep(500);
 		await api.deactivateWorkflow(workflow.id);
 		// Executions of the last polls may still be finishing.
 		await sleep(3000);
@@ -163,16 +171,21 @@ export async function runFilledFormPolls(
 		round(round, { activatedAt }) {
 			// Late rows carry a time up to a minute back, never before the activation.
 			const late = Math.max(activatedAt + 1000, Date.now() - 60_000 + (round % 5) * 7000);
-			if (round % 2 === 0) expected.push(...sim.rows.add({ report: 'getFP1', form: 41, count: 2 }));
-			if (round % 3 === 1) expected.push(...sim.rows.add({ report: 'getFP1', form: 41, at: late }));
-			// Written 4 seconds after the time it carries: read by a later poll.
-			if (round % 4 === 2)
-				expected.push(...sim.rows.add({ report: 'getFP1', form: 41, visibleAfterMs: 4000 }));
+			const added = [
+				...(round % 2 === 0 ? sim.rows.add({ report: 'getFP1', form: 41, count: 2 }) : []),
+				...(round % 3 === 1 ? sim.rows.add({ report: 'getFP1', form: 41, at: late }) : []),
+				// Written 4 seconds after the time it carries: read by a later poll.
+				...(round % 4 === 2
+					? sim.rows.add({ report: 'getFP1', form: 41, visibleAfterMs: 4000 })
+					: []),
+			];
+			expected.push(...added);
 			if (round % 5 === 3) otherForm.push(...sim.rows.add({ report: 'getFP1', form: 42 }));
 			if (round === 8) {
 				sim.faults.add({ kind: 'status', status: 500, operation: 'getFP1', times: 1 });
 				failedPolls++;
 			}
+			return added;
 		},
 	});
 	return {
