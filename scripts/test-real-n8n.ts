@@ -1,6 +1,6 @@
 /**
  * The real-n8n part of `npm test`: the lanes of test/setup/lanes.js at once, each lane's jest
- * projects one after the other (each with its own n8n). The package is built and packed once,
+ * projects one after the other (each with its own n8n, running as many suites at once as listed). The package is built and packed once,
  * and every n8n of the run installs that tarball: otherwise each would rebuild dist/ and pack it,
  * at once, and a test that runs the README's build would rewrite dist/ under another's pack.
  * Output lines carry their lane's name.
@@ -17,8 +17,8 @@ import { lanes } from '../test/setup/lanes';
 import { PACKED_TARBALL_ENV, packProject } from './n8n/instance';
 
 // Files before --selectProjects, which takes every later word as a project name.
-const jest = ([project, files]: [string, string[]]) =>
-	`npx jest ${files.join(' ')} --selectProjects ${project} --runInBand`;
+const jest = ([project, files, atOnce]: [string, string[], number]) =>
+	`npx jest ${files.join(' ')} --selectProjects ${project} ${atOnce > 1 ? `--maxWorkers=${atOnce}` : '--runInBand'}`;
 
 async function main(): Promise<number> {
 	const folder = await mkdtemp(path.join(os.tmpdir(), 'n8n-dialer-packed-'));

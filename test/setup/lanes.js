@@ -1,9 +1,11 @@
 /**
- * Which real-n8n suites `npm test` runs, and in which order, in two lanes at once (each jest
- * project with its own n8n): most e2e time is waiting (polls every 2 s, pause limits, n8n
- * restarts), so two lanes share 2 cores. The suites that assert timing (alerts at a limit, bursts,
- * the wallboard's clock) run first in the events lane, while the reports lane only polls. (A
- * third lane slowed n8n to 5 answers a second in the burst and broke those suites.)
+ * Which real-n8n suites `npm test` runs, and in which order, in two lanes at once: each entry of a
+ * lane is a jest run with its own n8n, running its suites one at a time or several at once. Both
+ * lanes share 2 cores, so CPU-bound suites (the browser, bursts) run one at a time per lane, and
+ * the suites that assert timing (alerts at a limit, bursts, the wallboard's clock) run first in the
+ * events lane. Suites that mostly wait (polls every 2 s, waits n8n parks in its database, n8n
+ * restarts) and bound no latency run three at a time. (A third lane of CPU-bound suites slowed n8n
+ * to 5 answers a second in the burst and broke the timing suites.)
  *
  * n8n 2.41.1 runs every e2e suite but the demo's. The 1.x line and queue mode run what differs
  * there. With DIALER_TEST_ALL=1 (`npm run test:all`) they run the whole matrix, the demo too.
@@ -14,38 +16,43 @@ const e2e = (name) => `test/e2e/${name}.test.ts`;
 const browser = (name) => `test/browser/${name}.test.ts`;
 const queue = (name) => `test/queue-mode/${name}.test.ts`;
 
-/** Agent events: the Dialer Trigger and supervision; then the editor. */
+/** Agent events (the Dialer Trigger, the wallboard), the action node and the editor. */
 const events = [
-	// While the other lanes start with their lightest suites.
+	// While the other lane only polls.
 	e2e('pause-alerts-model'),
 	e2e('burst'),
-	e2e('supervision'),
-	e2e('supervision-graceful-restart'),
 	browser('wallboard'),
 	e2e('trigger'),
 	e2e('trigger-security'),
 	e2e('trigger-attacks'),
 	e2e('trigger-proxy'),
-	browser('editor'),
-];
-
-/** The dialer's API: the Report Trigger, the action node, recordings, installing; the examples. */
-const reports = [
-	e2e('report-trigger'),
-	e2e('report-trigger-order'),
-	e2e('report-trigger-events'),
-	e2e('report-trigger-field'),
-	e2e('report-trigger-timezone'),
-	e2e('report-trigger-restart-dst'),
 	e2e('dialer'),
 	e2e('dialer-faults'),
 	e2e('recordings'),
 	e2e('credential-test'),
 	e2e('morning-digest'),
 	e2e('package-loading'),
-	e2e('install-from-tarball'),
-	browser('examples-import'),
+	browser('editor'),
 ];
+
+/**
+ * Waiting: the Report Trigger's polls, the over-limit alerts' long waits and n8n restarts (the
+ * suites that start an n8n of their own spread between the polls).
+ */
+const waiting = [
+	e2e('report-trigger'),
+	e2e('supervision'),
+	e2e('report-trigger-order'),
+	e2e('report-trigger-events'),
+	e2e('supervision-graceful-restart'),
+	e2e('report-trigger-field'),
+	e2e('report-trigger-timezone'),
+	e2e('report-trigger-restart-dst'),
+	e2e('install-from-tarball'),
+];
+
+/** The examples imported in the editor. */
+const examples = [browser('examples-import')];
 
 /**
  * `npm run demo -- --check` starts an n8n of its own and runs every example: in the whole matrix,
@@ -92,18 +99,19 @@ const queueMode = [
 
 module.exports = {
 	ALL,
-	/** Each lane: jest projects and their files, in order. */
+	/** Each lane: jest projects, their files in order, and how many of them run at once. */
 	lanes: {
 		events: [
-			['e2e', events],
-			['queue', queueMode],
+			['e2e', events, 1],
+			['queue', queueMode, 1],
 		],
 		reports: [
-			['e2e', [...reports, ...demo]],
-			['e2e-n8n1', n8n1],
+			['e2e', waiting, 3],
+			['e2e', [...examples, ...demo], 1],
+			['e2e-n8n1', n8n1, 1],
 		],
 	},
-	e2e: [...events, ...reports, ...demo],
+	e2e: [...events, ...waiting, ...examples, ...demo],
 	n8n1,
 	queueMode,
 };
