@@ -3,7 +3,7 @@
  * running executions up to N8N_GRACEFUL_SHUTDOWN_TIMEOUT, and a wait under 65 s sleeps inside a
  * running execution. With that timeout (and the stop's grace, e.g. `docker stop -t`) longer than
  * the shortest wait, those alerts are delivered before n8n exits instead of being lost
- * (supervision.test.ts shows the loss with a 10 s grace). Its own n8n, the default 2.x.
+ * (supervision-restart.test.ts shows the loss with a 10 s grace). Its own n8n, the default 2.x.
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';

@@ -2,24 +2,17 @@
  * Live supervision in real n8n, fed by the dialer simulator's webhook sender: the examples
  * "Live over-limit pause alerts to a log file" and "Agent board", imported from examples/ and
  * configured as a user does. Most pause limits are a few seconds, waits n8n keeps in memory
- * (under 65 s); one is 70 s, a wait n8n parks in its database. The last part restarts an n8n of
- * its own while both kinds of wait are pending.
+ * (under 65 s); one is 70 s, a wait n8n parks in its database. supervision-restart.test.ts
+ * restarts an n8n while both kinds of wait are pending.
  */
 import { randomUUID } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { request } from 'undici';
 
+import { type Credential, type Workflow, type WorkflowInput } from '../../scripts/n8n/api';
+import { registerSecret } from './setup/connection';
 import {
-	type Credential,
-	type Execution,
-	type Workflow,
-	type WorkflowInput,
-} from '../../scripts/n8n/api';
-import type { AgentEvent } from '../../simulator/types';
-import { readConnection, registerSecret } from './setup/connection';
-import {
-	agentOf,
 	ALERT_LOG,
 	alertsIn,
 	alertsOf,
@@ -29,9 +22,7 @@ import {
 	pauseIn,
 	readExample,
 	settledExecutions as settled,
-	startOwnAlertN8n,
 	type AlertDeployment,
-	type OwnAlertN8n,
 } from './support/liveAlerts';
 import {
 	AgentTable,
@@ -321,101 +312,5 @@ describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)
 				found[0].line.trimEnd(),
 			]);
 		});
-	});
-});
-
-/**
- * Its own n8n is startN8n's default, the newest 2.x: in the n8n 1.x run (e2e-n8n1) it would
- * only repeat the e2e run's case, so it is left to that run.
- */
-const n8n2Only = readConnection().n8nVersion.startsWith('2.') ? describe : describe.skip;
-
-n8n2Only('n8n restarted while over-limit alerts wait for their pause maximum (its own n8n)', () => {
-	/** n8n parks these waits in its database (65 s or more away when the Wait node runs)... */
-	const PARKED_LIMIT_SECONDS = 70;
-	/** ...and keeps these in memory, sleeping inside the running execution. */
-	const IN_MEMORY_LIMIT_SECONDS = 40;
-	const PARKED_STAYING = 401;
-	const PARKED_BACK = 402;
-	const IN_MEMORY_STAYING = 403;
-	const IN_MEMORY_BACK = 404;
-	let own: OwnAlertN8n | undefined;
-	let deployment: AlertDeployment;
-	let start: number;
-	let executions: Execution[];
-	const send = (agentEvent: AgentEvent) => own!.send(agentEvent);
-
-	beforeAll(async () => {
-		own = await startOwnAlertN8n('supervision-restart', SECRET, { N8N_LOG_LEVEL: 'info' });
-		const { n8n } = own;
-		const { api } = n8n;
-		deployment = own.deployment;
-		start = nowSeconds();
-		await send(pauseIn(PARKED_STAYING, 5, start, PARKED_LIMIT_SECONDS));
-		await send(pauseIn(PARKED_BACK, 5, start, PARKED_LIMIT_SECONDS));
-		await send(pauseIn(IN_MEMORY_STAYING, 5, start, IN_MEMORY_LIMIT_SECONDS));
-		await send(pauseIn(IN_MEMORY_BACK, 5, start, IN_MEMORY_LIMIT_SECONDS));
-		// Every pause is in the table and at its Wait node: two parked (listed as waiting), two
-		// sleeping in running executions (the public API lists no running execution).
-		const deadline = Date.now() + 30_000;
-		for (;;) {
-			const waiting = (await api.listExecutions(deployment.workflow.id)).filter(
-				(execution) => execution.status === 'waiting',
-			);
-			const paused = (await deployment.table.rows()).filter((row) => row.state === 'paused');
-			if (waiting.length === 2 && paused.length === 4) break;
-			if (Date.now() > deadline)
-				throw new Error(`before the restart: ${waiting.length} waiting, ${paused.length} paused`);
-			await sleep(250);
-		}
-		await sleep(1000);
-
-		const restartStarted = Date.now();
-		await n8n.restart();
-		console.log(
-			`n8n restart (stop, start, ready) took ${Date.now() - restartStarted} ms, ` +
-				`done ${nowSeconds() - start} s after the pauses began`,
-		);
-		// Two agents come back before their maximum, after the restart.
-		await send(event('agente.pause_out', PARKED_BACK, { t: nowSeconds() }));
-		await send(event('agente.pause_out', IN_MEMORY_BACK, { t: nowSeconds() }));
-		executions = await settled(api, deployment.workflow, 6, (PARKED_LIMIT_SECONDS + 60) * 1000);
-	}, 240_000);
-
-	afterAll(() => own?.stop(), 60_000);
-
-	it('alerts the pause parked in the database once, after its maximum, as without a restart', async () => {
-		const found = executions.flatMap(alertsOf);
-		expect(found).toEqual([
-			expect.objectContaining({ agentId: PARKED_STAYING, pauseId: '5', limitSeconds: 70 }),
-		]);
-		expect(Date.parse(found[0].limitAt)).toBe((start + PARKED_LIMIT_SECONDS) * 1000);
-		const lagMs = found[0].ranAt - Date.parse(found[0].limitAt);
-		console.log(`parked wait across a restart: alert ran ${lagMs} ms after the pause's maximum`);
-		expect(lagMs).toBeGreaterThanOrEqual(0);
-		expect(await readLines(path.join(deployment.outputFolder, ALERT_LOG))).toEqual([
-			found[0].line.trimEnd(),
-		]);
-	});
-
-	it('resumes the parked wait of a pause that ended after the restart, and does not alert it', () => {
-		const back = executions.filter((execution) => agentOf(execution) === PARKED_BACK);
-		expect(back.map((execution) => execution.status)).toEqual(['success', 'success']);
-		expect(back.flatMap(alertsOf)).toEqual([]);
-	});
-
-	it('loses the waits n8n kept in memory: they end "crashed" and a pause still open past its maximum is never alerted', async () => {
-		// Stopping n8n waits for running executions; the stop's grace (10 s here, as `docker stop`)
-		// ends before the wait does, and the next start marks what was running as crashed.
-		expect(executions.filter((execution) => execution.status === 'crashed')).toHaveLength(2);
-		expect(
-			executions
-				.filter((execution) => execution.status === 'success')
-				.map(agentOf)
-				.sort(),
-		).toEqual([PARKED_STAYING, PARKED_BACK, PARKED_BACK, IN_MEMORY_BACK]);
-		const rows = await deployment.table.rows();
-		expect(rows.find((row) => row.agentId === IN_MEMORY_STAYING)?.state).toBe('paused');
-		expect(Date.now()).toBeGreaterThan((start + IN_MEMORY_LIMIT_SECONDS) * 1000);
 	});
 });
