@@ -93,18 +93,16 @@ const n8n1 = [
 		: []),
 ];
 
-/** Queue mode: the webhook processor, the workers, polls on main, PostgreSQL data tables. */
+/**
+ * Queue mode: the webhook processor, the workers, polls on main, PostgreSQL data tables. One at a
+ * time: beside the burst, resumes reached the workers after their pause's maximum and were alerted.
+ */
 const queueMode = [
 	queue('queue-mode'),
 	queue('supervision'),
 	queue('report-trigger'),
 	...(ALL ? [queue('faults')] : []),
 ];
-/**
- * A burst, a wait parked past 70 s and polls share the deployment at once; the whole matrix stops
- * Redis, PostgreSQL and a worker, which the other suites would feel, so it runs them in turn.
- */
-const queueAtOnce = ALL ? 1 : 3;
 
 module.exports = {
 	ALL,
@@ -112,7 +110,7 @@ module.exports = {
 	lanes: {
 		events: [
 			['e2e', events, 1],
-			['queue', queueMode, queueAtOnce],
+			['queue', queueMode, 1],
 		],
 		reports: [
 			['e2e', waiting, 4],
