@@ -182,7 +182,8 @@ describe('Dialer Trigger security in n8n', () => {
 				`rotation during a shift: ${deliveries.length} deliveries (by the end of each step: ` +
 					`${phases.join(', ')}), answers ${counted(statuses)}`,
 			);
-			expect(deliveries.length).toBeGreaterThan(40);
+			// Deliveries went out during every step of the rotation.
+			expect(phases.every((count, step) => count > (phases[step - 1] ?? 0))).toBe(true);
 			expect(statuses.filter((status) => status !== 200)).toEqual([]);
 			await hook.expectExecutionCount(deliveries.length);
 
