@@ -1,8 +1,9 @@
 /**
  * The real-n8n part of `npm test`: the lanes of test/setup/lanes.js at once, each lane's jest
- * projects one after the other (each with its own n8n, running as many suites at once as listed). The package is built and packed once,
- * and every n8n of the run installs that tarball: otherwise each would rebuild dist/ and pack it,
- * at once, and a test that runs the README's build would rewrite dist/ under another's pack.
+ * runs one after the other (each with its own n8n, running as many suites at once as listed).
+ * The package is built and packed once, and every n8n of the run installs that tarball: otherwise
+ * each would rebuild dist/ and pack it, at once, and a test that runs the README's build would
+ * rewrite dist/ under another's pack.
  * Output lines carry their lane's name.
  * Exits non-zero when any project fails; every lane runs to its end, so one run shows every
  * failure. `npm run test:all` sets DIALER_TEST_ALL=1 for the whole matrix.
