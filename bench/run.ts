@@ -92,10 +92,7 @@ interface Plan {
 	soak?: Omit<SoakOptions, 'env'>;
 }
 
-/**
- * n8n's defaults, then the setting that removes the expression isolate from the Dialer Trigger's
- * webhook call (n8n then builds one only for an expression, and the trigger's call evaluates none).
- */
+/** n8n's defaults, then the recommended settings (no expression isolate per webhook call). */
 const BURST_SETTINGS: Array<Record<string, string>> = [{}, RECOMMENDED_N8N_SETTINGS];
 
 const FULL: Plan = {

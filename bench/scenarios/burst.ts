@@ -6,6 +6,7 @@
  * keeps N deliveries in flight (the simulator's burst sender, kinds in turn, one kind wanted).
  */
 import type { DialerSimulator } from '../../simulator/types';
+import { cpuTimes } from '../lib/procfs';
 import { summarize, type Summary } from '../lib/stats';
 import { log, startTarget, type Target } from '../lib/target';
 import type { SaveMode } from '../lib/workflows';
@@ -76,6 +77,19 @@ export function burstLevel(inFlight: number, runs: BurstRun[]): BurstLevel {
 	};
 }
 
+/** Waits (at most 3 minutes) until no n8n uses more than a tenth of a core over a second. */
+async function untilIdle(targets: Target[]): Promise<void> {
+	const busy = () => targets.reduce((total, target) => total + cpuTimes(target.n8n.pid).groupMs, 0);
+	const deadline = Date.now() + 180_000;
+	for (let before = busy(); Date.now() < deadline;) {
+		await new Promise((resolve) => setTimeout(resolve, 1000));
+		const now = busy();
+		if (now - before < 100) return;
+		before = now;
+	}
+	log('burst: n8n still busy after 3 minutes, measuring anyway');
+}
+
 export async function runBurstScenario(
 	sim: DialerSimulator,
 	secret: string,
@@ -90,6 +104,9 @@ export async function runBurstScenario(
 		for (let run = 1; run <= options.runs; run++) {
 			for (const inFlight of options.levels) {
 				for (const variant of BURST_VARIANTS) {
+					// The other n8n may still be working off its burst (executions answered after the
+					// dialer gave up): measured beside it, this one would share the cores.
+					await untilIdle([...targets.values()]);
 					const measured = await runBurst(targets.get(variant)!, sim, variant, {
 						count: options.deliveries,
 						concurrency: inFlight,

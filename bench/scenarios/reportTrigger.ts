@@ -359,6 +359,15 @@ function triggerWorkflow(
 	});
 }
 
+/**
+ * The window the Dialer node reads for a poll: from the second its batch was added, so it reads
+ * the rows the poll emitted and not an earlier batch its read reached back to.
+ */
+function fromBatch(poll: Measured, second: number): Measured {
+	const de = clock.formatIsoLocal(second).replace(/\D/g, '');
+	return { ...poll, window: { ...poll.window, de }, fields: { ...poll.fields, de } };
+}
+
 /** One warm-up and `runs` measured polls, each finding `rows` new fichas of `form`. */
 async function triggerPolls(
 	target: Target,
@@ -375,11 +384,17 @@ async function triggerPolls(
 			cron: ACTIVATION_ONLY,
 			overlapMinutes: 10,
 		});
-		measured.push(
-			await measurePoll(target, sim, probes, 'DialerReportTrigger', baselineMb, options.rows, () =>
-				target.api.activateWorkflow(workflow.id),
-			),
+		const poll = await measurePoll(
+			target,
+			sim,
+			probes,
+			'DialerReportTrigger',
+			baselineMb,
+			options.rows,
+			() => target.api.activateWorkflow(workflow.id),
 		);
+		// Reads start on a whole minute, where the batch before may lie.
+		measured.push(fromBatch(poll, second));
 		await target.api.deactivateWorkflow(workflow.id);
 	}
 	return measured;
@@ -435,14 +450,8 @@ async function scheduledPolls(
 				() => sleep(untilNextPoll() - 1_500),
 			);
 			// The poll's read reaches back by the overlap, where the batch before may lie (the first
-			// comes less than a minute before the first scheduled poll): the Dialer node reads the
-			// rows the poll emitted, from this batch's second.
-			const de = clock.formatIsoLocal(second).replace(/\D/g, '');
-			measured.push({
-				...poll,
-				window: { ...poll.window, de },
-				fields: { ...poll.fields, de },
-			});
+			// comes less than a minute before the first scheduled poll).
+			measured.push(fromBatch(poll, second));
 		}
 	} finally {
 		await target.api.deactivateWorkflow(workflow.id);

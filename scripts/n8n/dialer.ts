@@ -20,13 +20,13 @@ export const TRIGGER_TYPE = 'n8n-nodes-dialer.dialerTrigger';
 /** The Dialer Trigger's only version. */
 export const TRIGGER_VERSION = 2;
 /**
- * The n8n setting docs/capacity.md measured to keep bursts whole (n8n labels it experimental): n8n
- * then builds an expression isolate only for an expression, and the trigger's webhook evaluates
- * none. With n8n's defaults every call to the trigger waits for a fresh isolate, and bursts lose
- * events.
+ * The one n8n setting that kept bursts whole at 150 and 600 deliveries in flight with the live
+ * alerts example behind the trigger (docs/capacity.md; n8n calls it less secure and soon to be
+ * deprecated): expressions run in n8n's process, with no isolate to build per webhook call and per
+ * execution. With n8n's defaults, larger isolate pools or lazy acquisition, bursts lose events.
  */
 export const RECOMMENDED_N8N_SETTINGS: Readonly<Record<string, string>> = {
-	N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true',
+	N8N_EXPRESSION_ENGINE: 'legacy',
 };
 export const REPORT_TRIGGER_TYPE = 'n8n-nodes-dialer.dialerReportTrigger';
 

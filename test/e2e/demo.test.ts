@@ -96,7 +96,7 @@ describe('npm run demo', () => {
 		// Its own names, not the e2e run's.
 		expect(run.stdout).toContain('Log in as    demo-owner@example.com');
 		// The setting bursts need, on the demo's n8n and in front of whoever starts it.
-		expect(run.stdout).toContain('n8n setting  N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true');
+		expect(run.stdout).toContain('n8n setting  N8N_EXPRESSION_ENGINE=legacy');
 		expect(run.stderr).toMatch(/user folder \/tmp\/n8n-dialer-demo-/);
 		const n8n = n8nPid(run.stderr);
 		expect(groupAlive(n8n)).toBe(true);

@@ -60,12 +60,12 @@ const ALERT_WITHIN_MS = 3000;
 jest.setTimeout(240_000);
 
 /**
- * The settings docs/supervision.md asks of an n8n that runs the live alerts: the recommended
- * ones, 2.x's previous expression engine (the default builds an isolate for every execution, and
- * each pause waiting for its maximum holds one), 1.x's SQLite pool (docs/compatibility.md).
+ * The settings docs/supervision.md asks of an n8n that runs the live alerts: on 2.x the recommended
+ * ones (the default engine builds an isolate for every execution, and each pause waiting for its
+ * maximum holds one), on 1.x its SQLite pool (docs/compatibility.md).
  */
 const N8N_ENV: Record<string, string> = N8N_VERSION.startsWith('2.')
-	? { ...RECOMMENDED_N8N_SETTINGS, N8N_EXPRESSION_ENGINE: 'legacy' }
+	? { ...RECOMMENDED_N8N_SETTINGS }
 	: { DB_SQLITE_POOL_SIZE: '3' };
 
 describe('live over-limit pause alerts and the agent board on a generated shift, deliveries late and out of order (its own n8n)', () => {
