@@ -37,6 +37,7 @@ import { envFlags, flagValue } from './lib/args';
 import { runBurstScenario, type BurstOptions, type BurstResult } from './scenarios/burst';
 import { runBurstQueueScenario, type BurstQueueOptions } from './scenarios/burstQueue';
 import { runBurstSettingsScenario, type BurstSettingsOptions } from './scenarios/burstSettings';
+import { runSoakScenario, type SoakOptions } from './scenarios/soak';
 import { runRefusedFloodScenario, type RefusedFloodOptions } from './scenarios/refusedFlood';
 import {
 	deliveryCost,
@@ -87,6 +88,8 @@ interface Plan {
 	/** Six fresh n8n, one per setting: none in quick mode unless asked for with --only. */
 	burstSettings?: Omit<BurstSettingsOptions, 'env'>;
 	refusedFlood: Omit<RefusedFloodOptions, 'env'>;
+	/** Eight fresh n8n, 10 minutes each: none in quick mode unless asked for with --only. */
+	soak?: Omit<SoakOptions, 'env'>;
 }
 
 /** n8n's defaults, then the recommended settings (no expression isolate per webhook call). */
@@ -121,6 +124,7 @@ const FULL: Plan = {
 	// The level n8n's defaults already lose at, and the largest the recommended setting held.
 	burstSettings: { deliveries: 1_000, levels: [150, 600], runs: 3 },
 	refusedFlood: { deliveries: 1_000, inFlight: 50, runs: 3 },
+	soak: { rates: [2, 5, 10, 20], minutes: 10 },
 };
 
 const QUICK: Plan = {
@@ -173,7 +177,15 @@ function parseArgs(argv: string[]): Args {
 	if (only !== undefined && !SECTIONS.includes(only))
 		throw new Error(`--only takes ${SECTIONS.join(', ')}, not ${only}`);
 	const out = value('--out');
-	const narrowing = ['--env', '--levels', '--runs', '--deliveries', '--save'];
+	const narrowing = [
+		'--env',
+		'--levels',
+		'--runs',
+		'--deliveries',
+		'--save',
+		'--rates',
+		'--minutes',
+	];
 	const outDir = out
 		? path.resolve(out)
 		: quick || narrowing.some((flag) => argv.includes(flag))
@@ -196,6 +208,12 @@ function parseArgs(argv: string[]): Args {
 	};
 	const burstQueue = narrowed(FULL.burstQueue!);
 	const burstSettings = narrowed(FULL.burstSettings!);
+	// Soak runs may narrow too: --rates 10 --minutes 2.
+	const rates = value('--rates');
+	const soak = {
+		rates: rates ? rates.split(',').map(Number) : FULL.soak!.rates,
+		minutes: Number(value('--minutes') ?? FULL.soak!.minutes),
+	};
 	return {
 		plan: {
 			...base,
@@ -204,6 +222,7 @@ function parseArgs(argv: string[]): Args {
 			recordings: { ...base.recordings, files: Number(value('--files') ?? base.recordings.files) },
 			...(only === 'burst-queue' ? { burstQueue } : {}),
 			...(only === 'burst-settings' || !quick ? { burstSettings } : {}),
+			...(only === 'soak' || !quick ? { soak } : {}),
 		},
 		outDir,
 		build: !argv.includes('--no-build'),
@@ -452,6 +471,7 @@ const MEASURE: { [Name in SectionName]: (context: Context) => Promise<SectionRes
 		log(`shift-start bursts in queue mode, n8n settings ${JSON.stringify(settings)}`);
 		return runBurstQueueScenario(sim, secret, { ...plan.burstQueue!, env: settings });
 	},
+	soak: ({ sim, secret, plan, env }) => runSoakScenario(sim, secret, { ...plan.soak!, env }),
 	'refused-flood': ({ sim, secret, plan, env, shared }) => {
 		const settings = { ...RECOMMENDED_N8N_SETTINGS, ...env };
 		log(`refused deliveries amid accepted ones, n8n settings ${JSON.stringify(settings)}`);
@@ -519,7 +539,8 @@ async function main(): Promise<void> {
 		: SECTIONS.filter(
 				(name) =>
 					(name !== 'burst-queue' || plan.burstQueue) &&
-					(name !== 'burst-settings' || plan.burstSettings),
+					(name !== 'burst-settings' || plan.burstSettings) &&
+					(name !== 'soak' || plan.soak),
 			);
 	log(
 		`${plan.quick ? 'quick' : 'full'} run of ${sections.join(', ')}, load average ${os

@@ -78,9 +78,9 @@ const SETTINGS_NODE = 'Settings';
 const EXECUTION_TIMEOUT_MS = 60_000;
 /** The name the supervision examples' notes give the agents' data table. */
 const AGENT_TABLE_NAME = 'dialer_agents';
-const LIVE_ALERTS_EXAMPLE = 'live-pause-alerts-to-file.json';
-const ALERT_LOG = 'over-limit-pauses.log';
-const WALLBOARD_EXAMPLE = 'supervisor-wallboard.json';
+export const LIVE_ALERTS_EXAMPLE = 'live-pause-alerts-to-file.json';
+export const ALERT_LOG = 'over-limit-pauses.log';
+export const WALLBOARD_EXAMPLE = 'supervisor-wallboard.json';
 const WALLBOARD_USER = 'wallboard';
 /**
  * The scripted pauses reach their maximum this many seconds after they are sent: long enough for
@@ -262,7 +262,8 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>): Prom
 	}
 }
 
-async function readLog(file: string): Promise<string[]> {
+/** A log file's lines, none when it does not exist yet. */
+export async function readLog(file: string): Promise<string[]> {
 	if (!existsSync(file)) return [];
 	return (await readFile(file, 'utf8')).split('\n').filter(Boolean);
 }
@@ -469,18 +470,7 @@ export async function runDemo(options: DemoOptions): Promise<void> {
 		);
 
 		const table = await AgentTable.create(api, AGENT_TABLE_NAME);
-		const wallboardLogin = {
-			user: WALLBOARD_USER,
-			password: `wallboard-${randomBytes(6).toString('hex')}`,
-		};
-		const wallboard: WallboardCredentials = {
-			login: await api.createCredential('httpBasicAuth', 'Wallboard login', wallboardLogin),
-			key: await api.createCredential('jwtAuth', 'Wallboard key', {
-				keyType: 'passphrase',
-				secret: randomBytes(32).toString('hex'),
-				algorithm: 'HS256',
-			}),
-		};
+		const { wallboard, login: wallboardLogin } = await createWallboardCredentials(api);
 
 		const examples: ImportedExample[] = [];
 		for (const { file, workflow } of await readExamples()) {
@@ -608,13 +598,33 @@ function watchShift(sim: DialerSimulator, table: AgentTable, rate: number): void
 }
 
 /** The wallboard's Basic Auth login (an n8n "Basic Auth" credential's fields). */
-interface BasicLogin {
+export interface BasicLogin {
 	user: string;
 	password: string;
 }
 
+/** The wallboard's login and key, made as a user makes them: a random password and passphrase. */
+export async function createWallboardCredentials(
+	api: N8nApi,
+): Promise<{ wallboard: WallboardCredentials; login: BasicLogin }> {
+	const login = { user: WALLBOARD_USER, password: `wallboard-${randomBytes(6).toString('hex')}` };
+	const wallboard: WallboardCredentials = {
+		login: await api.createCredential('httpBasicAuth', 'Wallboard login', login),
+		key: await api.createCredential('jwtAuth', 'Wallboard key', {
+			keyType: 'passphrase',
+			secret: randomBytes(32).toString('hex'),
+			algorithm: 'HS256',
+		}),
+	};
+	return { wallboard, login };
+}
+
 /** The wallboard example's page: its Webhook's production URL, with the login in it if given. */
-function wallboardUrl(api: N8nApi, examples: ImportedExample[], login?: BasicLogin): string {
+export function wallboardUrl(
+	api: N8nApi,
+	examples: Array<{ file: string; workflow: WorkflowInput }>,
+	login?: BasicLogin,
+): string {
 	const path = examples
 		.find((example) => example.file === WALLBOARD_EXAMPLE)!
 		.workflow.nodes.find((node) => node.parameters.authentication === 'basicAuth')!.parameters.path;
@@ -623,21 +633,30 @@ function wallboardUrl(api: N8nApi, examples: ImportedExample[], login?: BasicLog
 	return url.href;
 }
 
-/**
- * The wallboard answers its page with the login and nothing without it, and its data to the key
- * the page carries.
- */
-async function checkWallboard(url: string, login: BasicLogin): Promise<void> {
+/** Where the wallboard's page reads its data, and the key it sends: what the page (with the login) carries. */
+export async function openWallboard(
+	url: string,
+	login: BasicLogin,
+): Promise<{ dataUrl: string; headers: Record<string, string> }> {
 	const authorization = `Basic ${Buffer.from(`${login.user}:${login.password}`).toString('base64')}`;
-	const anonymous = await fetch(url);
-	if (anonymous.status !== 401)
-		throw new Error(`the wallboard answered ${anonymous.status} without the login`);
 	const page = await fetch(url, { headers: { authorization } });
 	const html = await page.text();
 	const settings = /<script id="settings" type="application\/json">(.*?)<\/script>/.exec(html)?.[1];
 	if (!page.ok || !settings) throw new Error(`the wallboard page answered ${page.status}`);
 	const { key, dataPath } = JSON.parse(settings) as { key: string; dataPath: string };
-	const data = await fetch(new URL(dataPath, url), { headers: { authorization: `Bearer ${key}` } });
+	return { dataUrl: new URL(dataPath, url).href, headers: { authorization: `Bearer ${key}` } };
+}
+
+/**
+ * The wallboard answers its page with the login and nothing without it, and its data to the key
+ * the page carries.
+ */
+async function checkWallboard(url: string, login: BasicLogin): Promise<void> {
+	const anonymous = await fetch(url);
+	if (anonymous.status !== 401)
+		throw new Error(`the wallboard answered ${anonymous.status} without the login`);
+	const { dataUrl, headers } = await openWallboard(url, login);
+	const data = await fetch(dataUrl, { headers });
 	const { agents } = (await data.json()) as { agents?: unknown[] };
 	if (!agents?.length) throw new Error(`the wallboard's data (${data.status}) lists no agents`);
 }

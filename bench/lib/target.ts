@@ -31,6 +31,22 @@ export function log(message: string): void {
 	process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
 }
 
+/**
+ * Waits (at most 3 minutes) until no n8n uses more than a tenth of a core over a second: one still
+ * working off a burst (executions answered after the dialer gave up) shares the cores.
+ */
+export async function untilIdle(targets: Target[]): Promise<void> {
+	const busy = () => targets.reduce((total, target) => total + cpuTimes(target.n8n.pid).groupMs, 0);
+	const deadline = Date.now() + 180_000;
+	for (let before = busy(); Date.now() < deadline;) {
+		await new Promise((resolve) => setTimeout(resolve, 1000));
+		const now = busy();
+		if (now - before < 100) return;
+		before = now;
+	}
+	log('n8n still busy after 3 minutes, measuring anyway');
+}
+
 /** The credentials both sides need: the Dialer one, and Header Auth with the token and with the secret. */
 async function benchCredentials(api: N8nApi, sim: DialerSimulator, secret: string) {
 	const dialer = await api.createCredential(

@@ -6,6 +6,7 @@ import type {
 	ReportFloorResult,
 } from '../scenarios/reportFloor';
 import { ratio } from '../lib/stats';
+import { mb, ms, x } from './format';
 
 const NAMES: Record<FloorVariant, string> = {
 	dialer: 'Dialer node',
@@ -13,9 +14,6 @@ const NAMES: Record<FloorVariant, string> = {
 	floor: 'HTTP Request alone (one item)',
 };
 
-const ms = (value: number) => `${Math.round(value).toLocaleString('en-US')} ms`;
-const mb = (value: number) => `${Math.round(value).toLocaleString('en-US')} MB`;
-const x = (value: number) => (Number.isFinite(value) ? `${value.toFixed(2)}×` : '–');
 const µs = (value: number) => `${value.toFixed(2)} µs`;
 
 /** Wall time above the floor's, per row (µs), the floor itself 0. */

@@ -11,6 +11,8 @@ import type { RefusedFloodResult } from '../scenarios/refusedFlood';
 import type { PollVariantResult, ReportTriggerResult } from '../scenarios/reportTrigger';
 import { summariesSection } from '../scenarios/summaries';
 import { ratio, type Summary } from '../lib/stats';
+import { mb, ms, spread, verdict, x } from './format';
+import { soakSection } from './soak';
 import {
 	SECTIONS,
 	type EventsResult,
@@ -20,15 +22,6 @@ import {
 	type SectionRecord,
 	type SectionResults,
 } from './sections';
-
-const ms = (value: number) =>
-	Number.isFinite(value) ? `${Math.round(value).toLocaleString('en-US')} ms` : '–';
-const mb = (value: number) =>
-	Number.isFinite(value) ? `${Math.round(value).toLocaleString('en-US')} MB` : '–';
-const x = (value: number) => (Number.isFinite(value) ? `${value.toFixed(2)}×` : '–');
-const spread = (s: Summary, unit: (v: number) => string) =>
-	`${unit(s.median)} (${unit(s.min)}–${unit(s.max)})`;
-const verdict = (ok: boolean) => (ok ? '✅ met' : '❌ missed');
 
 function reportSection(results: ReportResult[]): string[] {
 	const lines = [
@@ -422,6 +415,7 @@ const TABLES: { [Name in SectionName]: (result: SectionResults[Name]) => string[
 	'burst-settings': burstSettingsSection,
 	'burst-queue': burstQueueSection,
 	'refused-flood': refusedFloodSection,
+	soak: soakSection,
 };
 
 /** A section's tables, under its heading a line saying when and on which n8n it was measured. */

@@ -1,11 +1,7 @@
 /** Section recordings on the page: each n8n setting's variants, the sweep, and the goals. */
 import type { RecordingMeasure, RecordingSetting, RecordingsResult } from '../scenarios/recordings';
-import type { Summary } from '../lib/stats';
+import { mb, ms, spread, verdict } from './format';
 
-const ms = (value: number) => `${Math.round(value).toLocaleString('en-US')} ms`;
-const mb = (value: number) => `${Math.round(value)} MB`;
-const spread = (s: Summary, unit: (value: number) => string) =>
-	s.runs > 1 ? `${unit(s.median)} (${unit(s.min)}–${unit(s.max)})` : unit(s.median);
 const settingName = (s: RecordingSetting) => (s.nodeOptions ? `\`${s.nodeOptions}\`` : 'defaults');
 const VARIANTS = { dialer: 'Download Recordings', httpRequest: 'Report + HTTP Request (File)' };
 
@@ -75,7 +71,6 @@ function goalsOf(setting: RecordingSetting): SettingGoals | undefined {
 	};
 }
 
-const verdict = (met: boolean) => (met ? '✅ met' : '❌ missed');
 const added = (value: number) => (value > 0 ? mb(value) : 'none');
 const worstCell = ({ bytes, point }: SettingGoals['worst']) =>
 	bytes > 0 ? `worst ${mb(bytes)} at ${files(point)}` : 'none at any';

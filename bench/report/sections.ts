@@ -16,6 +16,7 @@ import type { RecordingsResult } from '../scenarios/recordings';
 import type { ReportFloorResult } from '../scenarios/reportFloor';
 import type { RefusedFloodResult } from '../scenarios/refusedFlood';
 import type { ReportTriggerResult } from '../scenarios/reportTrigger';
+import type { SoakResult } from '../scenarios/soak';
 import type { SummariesResult } from '../scenarios/summaries';
 
 /** Where and how a section was measured. */
@@ -69,6 +70,7 @@ export interface SectionResults {
 	'burst-settings': BurstSettingsResult;
 	'burst-queue': BurstQueueResult;
 	'refused-flood': RefusedFloodResult;
+	soak: SoakResult;
 }
 
 export type SectionName = keyof SectionResults;
@@ -85,6 +87,7 @@ export const SECTIONS: SectionName[] = [
 	'burst-settings',
 	'burst-queue',
 	'refused-flood',
+	'soak',
 ];
 
 export interface SectionRecord<Name extends SectionName = SectionName> {

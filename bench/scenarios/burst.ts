@@ -6,9 +6,8 @@
  * keeps N deliveries in flight (the simulator's burst sender, kinds in turn, one kind wanted).
  */
 import type { DialerSimulator } from '../../simulator/types';
-import { cpuTimes } from '../lib/procfs';
 import { summarize, type Summary } from '../lib/stats';
-import { log, startTarget, type Target } from '../lib/target';
+import { log, startTarget, untilIdle, type Target } from '../lib/target';
 import type { SaveMode } from '../lib/workflows';
 import { runBurst, type BurstRun } from './events';
 
@@ -75,19 +74,6 @@ export function burstLevel(inFlight: number, runs: BurstRun[]): BurstLevel {
 		lost: summarize(runs.map((r) => r.failed)),
 		tailRatio: summarize(runs.map((r) => tailRatio(r, inFlight))),
 	};
-}
-
-/** Waits (at most 3 minutes) until no n8n uses more than a tenth of a core over a second. */
-async function untilIdle(targets: Target[]): Promise<void> {
-	const busy = () => targets.reduce((total, target) => total + cpuTimes(target.n8n.pid).groupMs, 0);
-	const deadline = Date.now() + 180_000;
-	for (let before = busy(); Date.now() < deadline;) {
-		await new Promise((resolve) => setTimeout(resolve, 1000));
-		const now = busy();
-		if (now - before < 100) return;
-		before = now;
-	}
-	log('burst: n8n still busy after 3 minutes, measuring anyway');
 }
 
 export async function runBurstScenario(

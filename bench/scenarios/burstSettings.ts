@@ -19,7 +19,7 @@ import { triggerUrl } from '../../scripts/n8n/dialer';
 import { configureExample, EXAMPLES_DIR, readExamples } from '../../scripts/demo';
 import type { DialerSimulator } from '../../simulator/types';
 import { percentile, summarize, type Summary } from '../lib/stats';
-import { log, startTarget, type Target } from '../lib/target';
+import { log, startTarget, untilIdle, type Target } from '../lib/target';
 import { acks, burst, whenDatabaseReady, type Acks } from './events';
 
 /** The configurations compared, by the name the page gives them. */
@@ -132,6 +132,8 @@ async function measureRun(
 	workflowId: string,
 	options: { deliveries: number; inFlight: number },
 ): Promise<SettingsRun> {
+	// Executions of the run before that outlived its settling wait would share the cores.
+	await untilIdle([target]);
 	const earlier = await whenDatabaseReady(() => target.api.listExecutions(workflowId));
 	const before = new Set(earlier.map((execution) => execution.id));
 	await loopDelay(target);

@@ -24,12 +24,14 @@ export const triggerProperties: INodeProperties[] = [
 		// n8n's defaults build an expression isolate for every call to a community trigger before
 		// its code runs; nothing in the node avoids that (docs/capacity.md), so users must be told.
 		displayName:
-			'When many agents act at once (shift start, breaks), check the expression-engine settings ' +
-			"of the n8n that serves this URL (in queue mode, every webhook processor). With n8n's " +
-			'defaults, 150 deliveries at once lost events (2 cores, 2026-11-25): the dialer gives up ' +
-			'after 5 seconds and never sends them again. N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true, ' +
-			'which n8n labels experimental, lost none up to 600 (2 cores, 2026-11-23). The ' +
-			"alternatives (pool size, legacy engine) and each figure's date and machine: the " +
+			'When many agents act at once (shift start, breaks), check the expression-engine ' +
+			'settings of the n8n that serves this URL (in queue mode, every webhook processor): the ' +
+			'dialer gives up after 5 seconds and never sends an event again. Measured on 2 cores ' +
+			"(2026-11-28) with the live alerts example behind this trigger: with n8n's defaults or " +
+			'larger isolate pools, 150 deliveries at once lost most; N8N_EXPRESSION_ENGINE=legacy, ' +
+			'which n8n calls less secure and soon to be deprecated (expressions run in n8n itself, as ' +
+			'in n8n 1.x), lost none at 150 or 600; N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true, which n8n ' +
+			'labels experimental, lost none at 150 and some at 600. Figures and risks: the ' +
 			"package's docs/capacity.md.",
 		name: 'burstNotice',
 		type: 'notice',

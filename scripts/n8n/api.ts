@@ -437,6 +437,13 @@ export class N8nApi {
 		return this.store.getExecution(id, includeData);
 	}
 
+	/** How many of a workflow's executions have `status` (`running`, `waiting`, …): the editor's count. */
+	async executionCount(workflowId: string, status: string): Promise<number> {
+		const filter = JSON.stringify({ workflowId, status: [status] });
+		const query = new URLSearchParams({ filter, limit: '1' });
+		return (await this.rest<{ count: number }>('GET', `/rest/executions?${query}`)).count;
+	}
+
 	/**
 	 * The editor's "Execute workflow" / "Fetch Test Event" from one trigger, through its REST
 	 * API; the execution once it has ended. n8n 1.x runs the copy the editor sends (so it is

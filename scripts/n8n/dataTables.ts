@@ -74,6 +74,15 @@ export class AgentTable {
 		}
 	}
 
+	/** How many rows the table holds. */
+	async count(): Promise<number> {
+		const page = await this.api.rest<{ count: number }>(
+			'GET',
+			`/rest/projects/${this.projectId}/data-tables/${this.id}/rows?skip=0&take=1`,
+		);
+		return page.count;
+	}
+
 	/** The rows n8n saved last, newest first. */
 	async newest(count = ROWS_PER_PAGE): Promise<AgentRow[]> {
 		const page = await this.api.rest<{ data: AgentRow[] }>(

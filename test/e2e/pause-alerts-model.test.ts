@@ -28,9 +28,11 @@ import { configureSupervisionExample, readLines, type AgentRow } from './support
 import { event, post, sleep } from './support/triggerWorkflows';
 import {
 	decide,
+	parseAlert,
 	shiftArbitrary,
 	startingAt,
 	type Decision,
+	type LoggedAlert,
 	type ScheduledEvent,
 } from '../support/pauseAlertModel';
 
@@ -56,18 +58,6 @@ const SHAPE = {
 const ALERT_WITHIN_MS = 3000;
 
 jest.setTimeout(240_000);
-
-interface LoggedAlert {
-	agentId: number;
-	pauseId: number;
-	at: number;
-}
-
-function parseAlert(line: string): LoggedAlert {
-	const found = /^(\S+)\tAgent (\d+) still paused, .* \(pause (\d+) since /.exec(line);
-	if (!found) throw new Error(`not an alert line: ${line}`);
-	return { at: Date.parse(found[1]), agentId: Number(found[2]), pauseId: Number(found[3]) };
-}
 
 /**
  * The settings docs/supervision.md asks of an n8n that runs the live alerts: on 2.x the recommended

@@ -86,6 +86,20 @@ export function decide(events: readonly AgentEvent[]): Decision {
 	return { alerts, latest };
 }
 
+/** A line of the live alerts' log file (`over-limit-pauses.log`), as read back. */
+export interface LoggedAlert {
+	agentId: number;
+	pauseId: number;
+	/** When the alert was written (the line's time stamp), ms since the epoch. */
+	at: number;
+}
+
+export function parseAlert(line: string): LoggedAlert {
+	const found = /^(\S+)\tAgent (\d+) still paused, .* \(pause (\d+) since /.exec(line);
+	if (!found) throw new Error(`not an alert line: ${line}`);
+	return { at: Date.parse(found[1]), agentId: Number(found[2]), pauseId: Number(found[3]) };
+}
+
 /** One event of a generated shift and when it reaches the receiver. */
 export interface ScheduledEvent {
 	event: AgentEvent;

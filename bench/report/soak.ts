@@ -1,0 +1,45 @@
+/** Section soak on the page: each setting and rate against the goals, and memory over time. */
+import type { SoakPoint, SoakResult } from '../scenarios/soak';
+import { mb, ms, verdict } from './format';
+
+const env = (settings: Record<string, string>) =>
+	Object.entries(settings)
+		.map(([name, value]) => `\`${name}=${value}\``)
+		.join(', ') || 'none';
+
+const percentiles = ({ p50, p99, max }: SoakPoint['savedAfterSecondMs']) =>
+	`${ms(p50)} / ${ms(p99)} / ${ms(max)}`;
+
+/** RSS every minute of the shift, from the 5-s samples. */
+const memoryByMinute = (point: SoakPoint) =>
+	point.samples
+		.filter(
+			(sample, i) =>
+				i === 0 || Math.floor(sample.atS / 60) > Math.floor(point.samples[i - 1].atS / 60),
+		)
+		.map((sample) => Math.round(sample.rssMb))
+		.join(' → ');
+
+export function soakSection(result: SoakResult): string[] {
+	const { goals } = result;
+	const extra = Object.entries(result.env).map(([name, value]) => `\`${name}=${value}\``);
+	return [
+		`## 7. Shift soak: the supervision examples at ${result.rates.join(', ')} events/s`,
+		'',
+		`The live alerts (\`examples/live-pause-alerts-to-file.json\`), the agent board and the wallboard active as users run them, each rate in a fresh n8n for ${result.minutes} minutes of the simulator's shift${extra.length ? `, with ${extra.join(', ')}` : ''}. Probe agents add pauses with a 90-s maximum every 15 s, one ending in time and one not; alerts and the board are checked against the reference model over the events n8n accepted. Every 5 s (the wallboard page's refresh) the wallboard's data is requested and n8n's memory (RSS of its process group) and executions read. Held: nothing lost or unsaved, every alert right and at most ${ms(goals.alertP99Ms)} after the maximum at p99 (the example itself waits 2 s for late events), the wallboard's data within ${ms(goals.wallboardP99Ms)} at p99, memory growing at most ${goals.memoryMbPerMinute} MB a minute after the first 2 minutes.`,
+		'',
+		'| Settings | Events/s | Lost / unsaved | Saved after its second p50 / p99 / max | Alerts right | Alert late p50 / p99 / max | Wallboard p50 / p99 / max (failed) | Board wrong | Executions running / waiting (max) | Memory after warm-up | Held |',
+		'|---|---|---|---|---|---|---|---|---|---|---|',
+		...result.points.map(
+			(p) =>
+				`| ${p.settings} (${env(p.env)}) | ${p.rate} | ${p.lost} / ${p.unsaved} | ${percentiles(p.savedAfterSecondMs)} | ${p.alerts.alerted} of ${p.alerts.expected}, ${p.alerts.wrong} wrong | ${percentiles(p.alerts.lateMs)} | ${percentiles(p.wallboard)} (${p.wallboard.failed}) | ${p.boardWrong} | ${p.executions.runningMax} / ${p.executions.waitingMax} | ${mb(p.memory.startMb)} → ${mb(p.memory.endMb)}, ${p.memory.mbPerMinuteAfterWarmUp.toFixed(1)} MB/min | ${verdict(p.held)} |`,
+		),
+		'',
+		'Memory (RSS, MB) minute by minute:',
+		'',
+		'| Settings | Events/s | Each minute |',
+		'|---|---|---|',
+		...result.points.map((p) => `| ${p.settings} | ${p.rate} | ${memoryByMinute(p)} |`),
+		'',
+	];
+}

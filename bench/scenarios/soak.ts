@@ -1,0 +1,396 @@
+/**
+ * A shift soak: the supervision examples active as users run them (live over-limit alerts to a
+ * file, the agent board, the wallboard; their own workflow settings) in a fresh n8n per rate, the
+ * simulator's shift at each rate for `minutes`, on n8n's defaults and on the recommended settings.
+ *
+ * The shift's own pauses have maxima of 10 to 60 minutes, so probe agents (ids from 90000) add
+ * pauses with a 90-s maximum all along: every 15 s one agent comes back after 30 s (no alert) and
+ * one after 120 s (alerted at 90 s). 90 s, not less: n8n keeps a wait under 65 s in memory, a real
+ * pause limit never is. Every alert is checked against the reference model
+ * (test/support/pauseAlertModel.ts) over the events n8n accepted, and so is the board at the end.
+ * While the shift runs, every 5 s (the wallboard page's refresh): the wallboard's data request
+ * timed, n8n's memory (its process group's RSS), its running and waiting executions.
+ */
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { request } from 'undici';
+
+import { AgentTable } from '../../scripts/n8n/dataTables';
+import {
+	RECOMMENDED_N8N_SETTINGS,
+	sleep,
+	TRIGGER_TYPE,
+	triggerUrl,
+} from '../../scripts/n8n/dialer';
+import { waitUntilServed, type Workflow } from '../../scripts/n8n/api';
+import {
+	ALERT_LOG,
+	configureExample,
+	createWallboardCredentials,
+	LIVE_ALERTS_EXAMPLE,
+	openWallboard,
+	readExamples,
+	readLog,
+	WALLBOARD_EXAMPLE,
+	wallboardUrl,
+} from '../../scripts/demo';
+import type { AgentEvent, DialerSimulator } from '../../simulator/types';
+import { decide, parseAlert, type LoggedAlert } from '../../test/support/pauseAlertModel';
+import { groupMemory } from '../lib/procfs';
+import { percentile } from '../lib/stats';
+import { log, startTarget, type Target } from '../lib/target';
+
+/** Every example a supervisor runs on the agent events, each active. */
+const SUPERVISION_EXAMPLES = [LIVE_ALERTS_EXAMPLE, 'agent-board.json', WALLBOARD_EXAMPLE];
+
+/** The configurations soaked, by the name the page gives them. */
+export const SOAK_SETTINGS: ReadonlyArray<{ name: string; env: Record<string, string> }> = [
+	{ name: "n8n's defaults", env: {} },
+	{ name: 'recommended', env: RECOMMENDED_N8N_SETTINGS },
+];
+
+const PROBE_FIRST_AGENT = 90_000;
+const PROBE_EVERY_MS = 15_000;
+const PROBE_LIMIT_S = 90;
+const PROBE_IN_TIME_MS = 30_000;
+const PROBE_OVER_MS = 120_000;
+/** The wallboard page asks for its data this often (its Wallboard Settings' refreshSeconds). */
+const SAMPLE_EVERY_MS = 5_000;
+const WALLBOARD_TIMEOUT_MS = 30_000;
+/** After the shift, how long n8n may take to save the events it accepted. */
+const DRAIN_MS = 5 * 60_000;
+/** Memory after this much of the shift counts as after warm-up. */
+const WARM_UP_MS = 2 * 60_000;
+
+/** The goals a rate is held by (issue: 10 events/s on 2 cores). */
+export const SOAK_GOALS = { alertP99Ms: 3000, wallboardP99Ms: 1000, memoryMbPerMinute: 5 };
+
+export interface SoakOptions {
+	/** Events per second of the shift, ascending. */
+	rates: number[];
+	minutes: number;
+	/** Settings every configuration gets on top of its own (--env). */
+	env: Record<string, string>;
+}
+
+export interface SoakSample {
+	/** Seconds since the shift started. */
+	atS: number;
+	rssMb: number;
+	running: number;
+	waiting: number;
+	/** The wallboard's data request; undefined when it failed or took over 30 s. */
+	wallboardMs?: number;
+}
+
+export interface Percentiles {
+	p50: number;
+	p99: number;
+	max: number;
+}
+
+export interface SoakPoint {
+	settings: string;
+	env: Record<string, string>;
+	rate: number;
+	minutes: number;
+	/** Events sent (shift and probes), accepted with 200, lost (any other answer or none in 5 s). */
+	sent: number;
+	accepted: number;
+	lost: number;
+	/** From the end of an event's second to its row in the agents' table. */
+	savedAfterSecondMs: Percentiles;
+	/** Accepted events without a row 5 minutes after the shift. */
+	unsaved: number;
+	alerts: {
+		expected: number;
+		/** Expected and alerted once. */
+		alerted: number;
+		missed: number;
+		/** Alerted though the model says no, or a second time. */
+		wrong: number;
+		/** From the pause's maximum to its alert line (the example waits 2 s for late events). */
+		lateMs: Percentiles;
+	};
+	wallboard: Percentiles & { requests: number; failed: number };
+	/** Agents whose wallboard state differs from their latest accepted event (at the end). */
+	boardWrong: number;
+	memory: { startMb: number; endMb: number; peakMb: number; mbPerMinuteAfterWarmUp: number };
+	executions: { runningMax: number; waitingMax: number };
+	samples: SoakSample[];
+	held: boolean;
+}
+
+export interface SoakResult extends SoakOptions {
+	goals: typeof SOAK_GOALS;
+	points: SoakPoint[];
+}
+
+const percentiles = (values: number[]): Percentiles => ({
+	p50: percentile(values, 50),
+	p99: percentile(values, 99),
+	max: values.length ? Math.max(...values) : NaN,
+});
+
+/** Least-squares slope of memory over time, MB per minute. */
+function slopePerMinute(samples: Array<{ atS: number; rssMb: number }>): number {
+	if (samples.length < 2) return NaN;
+	const n = samples.length;
+	const meanX = samples.reduce((sum, s) => sum + s.atS, 0) / n;
+	const meanY = samples.reduce((sum, s) => sum + s.rssMb, 0) / n;
+	const covariance = samples.reduce((sum, s) => sum + (s.atS - meanX) * (s.rssMb - meanY), 0);
+	const variance = samples.reduce((sum, s) => sum + (s.atS - meanX) ** 2, 0);
+	return (covariance / variance) * 60;
+}
+
+/** The supervision examples, configured as their notes say and active; the trigger served. */
+async function deploySupervision(target: Target, folder: string) {
+	const { api } = target;
+	const table = await AgentTable.create(api);
+	const { wallboard, login } = await createWallboardCredentials(api);
+	const deployed: Array<{ file: string; workflow: Workflow }> = [];
+	for (const { file, workflow } of await readExamples()) {
+		if (!SUPERVISION_EXAMPLES.includes(file)) continue;
+		const configured = configureExample(workflow, target.dialer, folder, table, wallboard);
+		// As users run them: the live alerts save no successful execution.
+		const created = await api.createWorkflow({ ...configured, settings: workflow.settings });
+		await api.activateWorkflow(created.id);
+		deployed.push({ file, workflow: created });
+	}
+	const alerts = deployed.find(({ file }) => file === LIVE_ALERTS_EXAMPLE)!.workflow;
+	const trigger = alerts.nodes.find((node) => node.type === TRIGGER_TYPE)!;
+	const url = triggerUrl(api, trigger.webhookId!);
+	await waitUntilServed(url);
+	const page = wallboardUrl(api, deployed, login);
+	for (let tries = 0; ; tries++) {
+		try {
+			return {
+				table,
+				alerts,
+				url,
+				events: trigger.parameters.events as string[],
+				...(await openWallboard(page, login)),
+			};
+		} catch (error) {
+			if (tries >= 50) throw error;
+			await sleep(200);
+		}
+	}
+}
+
+/** A probe pair's events: both pause with a 90-s maximum now; one comes back in time, one after. */
+function probePair(pair: number, sim: DialerSimulator, sent: Array<Promise<unknown>>): void {
+	const t = Math.floor(Date.now() / 1000);
+	const [over, inTime] = [PROBE_FIRST_AGENT + 2 * pair, PROBE_FIRST_AGENT + 2 * pair + 1];
+	const pauseIn = (usuario_id: number): AgentEvent => ({
+		evento: 'agente.pause_in',
+		estado: 'paused',
+		t,
+		usuario_id,
+		pausa_id: 3,
+		udate: t,
+		durmax: PROBE_LIMIT_S,
+	});
+	const pauseOut = (usuario_id: number) => () =>
+		sent.push(
+			sim.webhooks.emit({
+				evento: 'agente.pause_out',
+				estado: 'online',
+				t: Math.floor(Date.now() / 1000),
+				usuario_id,
+			}),
+		);
+	sent.push(sim.webhooks.emit(pauseIn(over)), sim.webhooks.emit(pauseIn(inTime)));
+	setTimeout(pauseOut(inTime), PROBE_IN_TIME_MS);
+	setTimeout(pauseOut(over), PROBE_OVER_MS);
+}
+
+async function timedGet(url: string, headers: Record<string, string>) {
+	const started = performance.now();
+	try {
+		const res = await request(url, { headers, signal: AbortSignal.timeout(WALLBOARD_TIMEOUT_MS) });
+		const body = (await res.body.json()) as { agents?: Array<{ agentId: number; state: string }> };
+		return res.statusCode === 200 ? { ms: performance.now() - started, body } : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+async function soakOne(
+	sim: DialerSimulator,
+	secret: string,
+	settings: { name: string; env: Record<string, string> },
+	rate: number,
+	options: SoakOptions,
+): Promise<SoakPoint> {
+	const folder = await realpath(await mkdtemp(path.join(os.tmpdir(), 'dialer-bench-soak-')));
+	const env = { ...settings.env, ...options.env, N8N_RESTRICT_FILE_ACCESS_TO: folder };
+	const target = await startTarget(sim, secret, env);
+	try {
+		const { api } = target;
+		const pgid = target.n8n.pid;
+		const { table, alerts, url, events, dataUrl, headers } = await deploySupervision(
+			target,
+			folder,
+		);
+		const receiver = sim.webhooks.register({ url, secret, events });
+		const shiftMs = options.minutes * 60_000;
+		const started = Date.now();
+		log(`soak: ${settings.name}, ${rate} events/s for ${options.minutes} min`);
+		sim.shift.start({ eventsPerSecond: rate, durationMs: shiftMs });
+
+		const sent: Array<Promise<unknown>> = [];
+		let pairs = 0;
+		// The last pair's late agent comes back before the shift ends.
+		const probes = setInterval(() => {
+			if (Date.now() - started + PROBE_OVER_MS < shiftMs) probePair(pairs++, sim, sent);
+		}, PROBE_EVERY_MS);
+		const samples: SoakSample[] = [];
+		while (Date.now() - started < shiftMs) {
+			const tick = Date.now();
+			const [wallboard, running, waiting] = await Promise.all([
+				timedGet(dataUrl, headers),
+				api.executionCount(alerts.id, 'running').catch(() => NaN),
+				api.executionCount(alerts.id, 'waiting').catch(() => NaN),
+			]);
+			const sample = {
+				atS: Math.round((tick - started) / 1000),
+				rssMb: groupMemory(pgid).rssMb,
+				running,
+				waiting,
+				wallboardMs: wallboard?.ms,
+			};
+			samples.push(sample);
+			if (samples.length % 12 === 0)
+				log(
+					`soak: ${sample.atS} s, RSS ${sample.rssMb.toFixed(0)} MB, executions running ${running}, waiting ${waiting}, wallboard ${wallboard ? `${wallboard.ms.toFixed(0)} ms` : 'failed'}`,
+				);
+			await sleep(Math.max(0, SAMPLE_EVERY_MS - (Date.now() - tick)));
+		}
+		clearInterval(probes);
+		await sim.shift.stop();
+		await Promise.all(sent);
+		sim.webhooks.unregister(receiver);
+
+		const deliveries = sim.webhooks.deliveries.filter((d) => d.receiverId === receiver);
+		const accepted = deliveries.filter((d) => d.status === 200).map((d) => d.event);
+		// Drain: every accepted event saved, or 5 minutes.
+		const drainUntil = Date.now() + DRAIN_MS;
+		while ((await table.count()) < accepted.length && Date.now() < drainUntil) await sleep(5000);
+
+		const model = decide(accepted);
+		// Every probe's limit has passed by the shift's end; the shift's own pauses may still be open.
+		const observedUntil = Date.now() / 1000 - 5;
+		const expected = model.alerts.filter((alert) => alert.limit < observedUntil);
+		const lastLimit = Math.max(0, ...expected.map((alert) => alert.limit));
+		await sleep(Math.max(0, (lastLimit + 15) * 1000 - Date.now()));
+		const logged: LoggedAlert[] = (await readLog(path.join(folder, ALERT_LOG))).map(parseAlert);
+		const rows = await table.rows();
+
+		const key = (alert: { agentId: number; pauseId: number }) =>
+			`${alert.agentId}/${alert.pauseId}`;
+		const limits = new Map(expected.map((alert) => [key(alert), alert.limit]));
+		const seen = new Set<string>();
+		const lateMs: number[] = [];
+		let wrong = 0;
+		for (const alert of logged) {
+			const limit = limits.get(key(alert));
+			if (limit === undefined || seen.has(key(alert))) wrong++;
+			else {
+				seen.add(key(alert));
+				lateMs.push(alert.at - limit * 1000);
+			}
+		}
+
+		const eventSecond = new Map(
+			accepted.map(({ usuario_id, evento, t }) => [`${usuario_id} ${evento} ${t}`, t]),
+		);
+		const savedAfterSecond = rows.flatMap((row) => {
+			const t = eventSecond.get(
+				`${row.agentId} ${row.lastEvent} ${Date.parse(row.lastEventAt) / 1000}`,
+			);
+			return t === undefined ? [] : [Date.parse(row.createdAt) - (t + 1) * 1000];
+		});
+
+		const board = await timedGet(dataUrl, headers);
+		const shown = new Map(board?.body.agents?.map((agent) => [agent.agentId, agent.state]));
+		const boardWrong = [...model.latest].filter(
+			([agentId, event]) => shown.get(agentId) !== event.estado,
+		).length;
+
+		const wallboardMs = samples.flatMap((s) =>
+			s.wallboardMs === undefined ? [] : [s.wallboardMs],
+		);
+		const warm = samples.filter((s) => s.atS * 1000 >= WARM_UP_MS);
+		const point: Omit<SoakPoint, 'held'> = {
+			settings: settings.name,
+			env: settings.env,
+			rate,
+			minutes: options.minutes,
+			sent: deliveries.length,
+			accepted: accepted.length,
+			lost: deliveries.length - accepted.length,
+			savedAfterSecondMs: percentiles(savedAfterSecond),
+			unsaved: accepted.length - rows.length,
+			alerts: {
+				expected: expected.length,
+				alerted: seen.size,
+				missed: expected.length - seen.size,
+				wrong,
+				lateMs: percentiles(lateMs),
+			},
+			wallboard: {
+				...percentiles(wallboardMs),
+				requests: samples.length,
+				failed: samples.length - wallboardMs.length,
+			},
+			boardWrong: board ? boardWrong : model.latest.size,
+			memory: {
+				startMb: warm[0]?.rssMb ?? NaN,
+				endMb: samples.at(-1)?.rssMb ?? NaN,
+				peakMb: Math.max(...samples.map((s) => s.rssMb)),
+				mbPerMinuteAfterWarmUp: slopePerMinute(warm),
+			},
+			executions: {
+				runningMax: Math.max(...samples.map((s) => s.running).filter(Number.isFinite)),
+				waitingMax: Math.max(...samples.map((s) => s.waiting).filter(Number.isFinite)),
+			},
+			samples,
+		};
+		const held =
+			point.lost === 0 &&
+			point.unsaved === 0 &&
+			point.alerts.missed === 0 &&
+			point.alerts.wrong === 0 &&
+			point.boardWrong === 0 &&
+			point.wallboard.failed === 0 &&
+			point.alerts.lateMs.p99 <= SOAK_GOALS.alertP99Ms &&
+			point.wallboard.p99 <= SOAK_GOALS.wallboardP99Ms &&
+			point.memory.mbPerMinuteAfterWarmUp <= SOAK_GOALS.memoryMbPerMinute;
+		log(
+			`soak: ${settings.name}, ${rate} events/s: ${held ? 'held' : 'NOT held'}; ` +
+				`${point.lost} lost, ${point.unsaved} unsaved, alerts ${seen.size}/${expected.length} ` +
+				`(${wrong} wrong, late p99 ${point.alerts.lateMs.p99} ms), wallboard p99 ` +
+				`${point.wallboard.p99.toFixed(0)} ms (${point.wallboard.failed} failed), board wrong ${point.boardWrong}, ` +
+				`memory ${point.memory.mbPerMinuteAfterWarmUp.toFixed(1)} MB/min after warm-up`,
+		);
+		return { ...point, held };
+	} finally {
+		await target.stop();
+		await rm(folder, { recursive: true, force: true });
+	}
+}
+
+export async function runSoakScenario(
+	sim: DialerSimulator,
+	secret: string,
+	options: SoakOptions,
+): Promise<SoakResult> {
+	const points: SoakPoint[] = [];
+	for (const settings of SOAK_SETTINGS) {
+		for (const rate of options.rates)
+			points.push(await soakOne(sim, secret, settings, rate, options));
+	}
+	return { ...options, goals: SOAK_GOALS, points };
+}
