@@ -162,7 +162,7 @@ async function deploySupervision(target: Target, folder: string) {
 	const trigger = alerts.nodes.find((node) => node.type === TRIGGER_TYPE)!;
 	const url = triggerUrl(api, trigger.webhookId!);
 	await waitUntilServed(url);
-	const page = wallboardUrl(api, deployed, login);
+	const page = wallboardUrl(api, deployed);
 	for (let tries = 0; ; tries++) {
 		try {
 			return {
