@@ -211,9 +211,8 @@ describe('the nodes in the n8n editor (Chromium)', () => {
 					(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource),
 				)!,
 			).find((option) => option.value === operation) as { action?: string };
-			await expect(
-				actions.getByText(action.action!, { exact: true }).count(),
-			).resolves.toBeGreaterThan(0);
+			// Waits: the panel renders its actions after the node is picked, later on a busy machine.
+			await actions.getByText(action.action!, { exact: true }).first().waitFor();
 		}
 		await actions.getByText('Get the active call of an extension', { exact: true }).click();
 		await page.getByTestId('ndv').waitFor();
