@@ -124,7 +124,7 @@ const FULL: Plan = {
 	// The level n8n's defaults already lose at, and the largest the recommended setting held.
 	burstSettings: { deliveries: 1_000, levels: [150, 600], runs: 3 },
 	refusedFlood: { deliveries: 1_000, inFlight: 50, runs: 3 },
-	soak: { rates: [2, 5, 10, 20], minutes: 10 },
+	soak: { rates: [2, 5, 10, 20], minutes: 10, settings: ['defaults', 'recommended'] },
 };
 
 const QUICK: Plan = {
@@ -185,6 +185,7 @@ function parseArgs(argv: string[]): Args {
 		'--save',
 		'--rates',
 		'--minutes',
+		'--settings',
 	];
 	const outDir = out
 		? path.resolve(out)
@@ -208,11 +209,12 @@ function parseArgs(argv: string[]): Args {
 	};
 	const burstQueue = narrowed(FULL.burstQueue!);
 	const burstSettings = narrowed(FULL.burstSettings!);
-	// Soak runs may narrow too: --rates 10 --minutes 2.
+	// Soak runs may narrow too: --rates 10 --minutes 2 --settings recommended.
 	const rates = value('--rates');
 	const soak = {
 		rates: rates ? rates.split(',').map(Number) : FULL.soak!.rates,
 		minutes: Number(value('--minutes') ?? FULL.soak!.minutes),
+		settings: value('--settings')?.split(',') ?? FULL.soak!.settings,
 	};
 	return {
 		plan: {

@@ -8,8 +8,9 @@
  * one after 120 s (alerted at 90 s). 90 s, not less: n8n keeps a wait under 65 s in memory, a real
  * pause limit never is. Every alert is checked against the reference model
  * (test/support/pauseAlertModel.ts) over the events n8n accepted, and so is the board at the end.
- * While the shift runs, every 5 s (the wallboard page's refresh): the wallboard's data request
- * timed, n8n's memory (its process group's RSS), its running and waiting executions.
+ * While the shift runs, every 5 s (the wallboard page's refresh): the wallboard's data request as the
+ * page makes it (the rows since its last reading) timed, n8n's memory (its process group's RSS), its
+ * running and waiting executions.
  */
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -45,9 +46,14 @@ import { log, startTarget, type Target } from '../lib/target';
 const SUPERVISION_EXAMPLES = [LIVE_ALERTS_EXAMPLE, 'agent-board.json', WALLBOARD_EXAMPLE];
 
 /** The configurations soaked, by the name the page gives them. */
-export const SOAK_SETTINGS: ReadonlyArray<{ name: string; env: Record<string, string> }> = [
-	{ name: "n8n's defaults", env: {} },
-	{ name: 'recommended', env: RECOMMENDED_N8N_SETTINGS },
+/** Each with the key `--settings` picks it by. */
+export const SOAK_SETTINGS: ReadonlyArray<{
+	key: string;
+	name: string;
+	env: Record<string, string>;
+}> = [
+	{ key: 'defaults', name: "n8n's defaults", env: {} },
+	{ key: 'recommended', name: 'recommended', env: RECOMMENDED_N8N_SETTINGS },
 ];
 
 const PROBE_FIRST_AGENT = 90_000;
@@ -70,6 +76,8 @@ export interface SoakOptions {
 	/** Events per second of the shift, ascending. */
 	rates: number[];
 	minutes: number;
+	/** Keys of SOAK_SETTINGS to measure (measured in that list's order). */
+	settings: string[];
 	/** Settings every configuration gets on top of its own (--env). */
 	env: Record<string, string>;
 }
@@ -206,11 +214,18 @@ function probePair(pair: number, sim: DialerSimulator, sent: Array<Promise<unkno
 	setTimeout(pauseOut(over), PROBE_OVER_MS);
 }
 
-async function timedGet(url: string, headers: Record<string, string>) {
+/** The wallboard's data as its page reads it: all rows, or those after `afterId`. */
+async function timedGet(url: string, headers: Record<string, string>, afterId?: number) {
 	const started = performance.now();
 	try {
-		const res = await request(url, { headers, signal: AbortSignal.timeout(WALLBOARD_TIMEOUT_MS) });
-		const body = (await res.body.json()) as { agents?: Array<{ agentId: number; state: string }> };
+		const res = await request(afterId === undefined ? url : `${url}?afterId=${afterId}`, {
+			headers,
+			signal: AbortSignal.timeout(WALLBOARD_TIMEOUT_MS),
+		});
+		const body = (await res.body.json()) as {
+			lastId?: number;
+			agents?: Array<{ agentId: number; state: string }>;
+		};
 		return res.statusCode === 200 ? { ms: performance.now() - started, body } : undefined;
 	} catch {
 		return undefined;
@@ -247,10 +262,12 @@ async function soakOne(
 			if (Date.now() - started + PROBE_OVER_MS < shiftMs) probePair(pairs++, sim, sent);
 		}, PROBE_EVERY_MS);
 		const samples: SoakSample[] = [];
+		// Like the page: all rows first, then the rows after the last it has, less 200.
+		let lastId: number | undefined;
 		while (Date.now() - started < shiftMs) {
 			const tick = Date.now();
 			const [wallboard, running, waiting] = await Promise.all([
-				timedGet(dataUrl, headers),
+				timedGet(dataUrl, headers, lastId === undefined ? undefined : Math.max(0, lastId - 200)),
 				api.executionCount(alerts.id, 'running').catch(() => NaN),
 				api.executionCount(alerts.id, 'waiting').catch(() => NaN),
 			]);
@@ -262,6 +279,8 @@ async function soakOne(
 				wallboardMs: wallboard?.ms,
 			};
 			samples.push(sample);
+			if (wallboard?.body.lastId !== undefined)
+				lastId = Math.max(lastId ?? 0, wallboard.body.lastId);
 			if (samples.length % 12 === 0)
 				log(
 					`soak: ${sample.atS} s, RSS ${sample.rssMb.toFixed(0)} MB, executions running ${running}, waiting ${waiting}, wallboard ${wallboard ? `${wallboard.ms.toFixed(0)} ms` : 'failed'}`,
@@ -387,8 +406,13 @@ export async function runSoakScenario(
 	secret: string,
 	options: SoakOptions,
 ): Promise<SoakResult> {
+	const unknown = options.settings.filter((key) => !SOAK_SETTINGS.some((s) => s.key === key));
+	if (unknown.length)
+		throw new Error(
+			`--settings takes ${SOAK_SETTINGS.map((s) => s.key).join(', ')}, not ${unknown.join(', ')}`,
+		);
 	const points: SoakPoint[] = [];
-	for (const settings of SOAK_SETTINGS) {
+	for (const settings of SOAK_SETTINGS.filter((s) => options.settings.includes(s.key))) {
 		for (const rate of options.rates)
 			points.push(await soakOne(sim, secret, settings, rate, options));
 	}

@@ -281,13 +281,73 @@ describe('the supervisor wallboard in Chromium (examples/supervisor-wallboard.js
 		expect(await page.evaluate('window.sameDocument')).toBe(true);
 	});
 
+	it("reads only the rows saved since its last reading, and keeps an agent's newest event when an older one is saved later", async () => {
+		const key = { authorization: `Bearer ${signedKey(KEY_SECRET, nowSeconds() + 3600)}` };
+		const read = async (afterId?: number) => {
+			const target = afterId === undefined ? dataUrl : `${dataUrl}?afterId=${afterId}`;
+			const answer = await get(target, key);
+			expect(answer.status).toBe(200);
+			return JSON.parse(answer.body) as { lastId: number; agents: Array<{ agentId: number }> };
+		};
+		const everything = await read();
+		expect(everything.agents.map((agent) => agent.agentId)).toEqual([
+			AVAILABLE,
+			ON_A_CALL,
+			RINGING,
+			PAUSED,
+			NEAR_LIMIT,
+			OVER_LIMIT,
+			OFFLINE,
+		]);
+		expect(await read(everything.lastId)).toEqual({
+			...everything,
+			agents: [],
+			now: expect.any(String),
+		});
+
+		// A delivery overtaken by a later one of the same agent: saved last, older by the dialer's t.
+		const newestOrder = Math.max(
+			...(await alerts.table.rows())
+				.filter((row) => row.agentId === AVAILABLE)
+				.map((row) => row.eventOrder),
+		);
+		await alerts.table.insert([
+			{ ...agentRow(AVAILABLE, 4, nowSeconds()), eventOrder: newestOrder - 7 },
+		]);
+		const since = await read(everything.lastId);
+		expect(since.agents.map((agent) => agent.agentId)).toEqual([AVAILABLE]);
+		expect(since.lastId).toBeGreaterThan(everything.lastId);
+		// Two readings of the page: the second was asked after the row was saved.
+		const reading = () =>
+			page.waitForResponse((answer) => answer.url().startsWith(dataUrl), { timeout: 20_000 });
+		await reading();
+		await reading();
+		expect(await tile(AVAILABLE).getAttribute('data-state')).toBe('busy');
+	});
+
 	it('fits 200 agents on a 1920×1080 screen, each readable', async () => {
 		const now = nowSeconds();
 		await alerts.table.insert(
 			Array.from({ length: 193 }, (_, index) => agentRow(108 + index, index, now)),
 		);
+		const afterIds: number[] = [];
+		page.on('request', (asked) => {
+			if (asked.url().startsWith(dataUrl))
+				afterIds.push(Number(new URL(asked.url()).searchParams.get('afterId')));
+		});
 		await page.reload();
 		await page.waitForFunction("document.querySelectorAll('.tile').length === 200");
+		// After the first reading (all rows), each asks for the rows after its last 200: the tiles stay.
+		const delta = () =>
+			page.waitForResponse(
+				(answer) => answer.url().startsWith(dataUrl) && !answer.url().endsWith('afterId=0'),
+				{ timeout: 20_000 },
+			);
+		await delta();
+		await delta();
+		expect(afterIds).toContain(0);
+		expect(afterIds.at(-1)).toBeGreaterThan(0);
+		expect(await page.locator('.tile').count()).toBe(200);
 		const layout = (await page.evaluate(`(() => {
 			const tiles = [...document.querySelectorAll('.tile')].map((tile) => {
 				const box = tile.getBoundingClientRect();
