@@ -292,6 +292,54 @@ describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)
 		});
 	});
 
+	describe('every 10 minutes (run once now, as "Execute workflow" does)', () => {
+		it("removes events over two hours old, except each agent's newest", async () => {
+			const own = await deployAlerts();
+			const now = nowSeconds();
+			const row = (agentId: number, secondsAgo: number, state = 'online') => {
+				const at = new Date((now - secondsAgo) * 1000).toISOString();
+				return {
+					agentId,
+					state,
+					lastEvent: `agente.${state}`,
+					lastEventAt: at,
+					eventOrder: (now - secondsAgo) * 10 + 2,
+					since: at,
+					pauseId: null,
+					pauseStartedAt: null,
+					pauseLimitAt: null,
+				};
+			};
+			const HOUR = 3600;
+			const hours = (count: number) => Math.round(count * HOUR);
+			await own.table.insert([
+				// Busy all along: three events over two hours old, one within.
+				row(701, hours(3)),
+				row(701, hours(2.5), 'busy'),
+				row(701, hours(2.2)),
+				row(701, hours(1.5), 'busy'),
+				// Logged out five hours ago and silent since: the board still shows when.
+				row(702, hours(5.2)),
+				row(702, hours(5), 'logout'),
+				// Only recent events.
+				row(703, 600),
+				row(703, 60, 'busy'),
+			]);
+			const execution = await workflows.api.runManually(own.workflow.id, 'Every 10 Minutes');
+			expect(execution.status).toBe('success');
+			const left = (await own.table.rows())
+				.map((kept) => [kept.agentId, (now * 10 + 2 - kept.eventOrder) / 10])
+				.sort(([a, ageA], [b, ageB]) => a - b || ageB - ageA);
+			expect(left).toEqual([
+				[701, hours(2.2)],
+				[701, hours(1.5)],
+				[702, hours(5)],
+				[703, 600],
+				[703, 60],
+			]);
+		});
+	});
+
 	describe(`a pause whose maximum is ${SLOW_LIMIT_SECONDS} s away (n8n stores the wait in its database)`, () => {
 		it('is parked as a waiting execution, then alerted once when the maximum passes', async () => {
 			expect(slowWaitStatus).toBe('waiting');
