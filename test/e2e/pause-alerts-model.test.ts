@@ -10,31 +10,26 @@ import { randomUUID } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 
-import fc from 'fast-check';
 import { request } from 'undici';
 
 import type { N8nApi, Workflow } from '../../scripts/n8n/api';
 import { RECOMMENDED_N8N_SETTINGS } from '../../scripts/n8n/dialer';
 import { readConnection } from './setup/connection';
 import {
-	ALERT_LOG,
+	alertKeys,
+	alertLateness,
+	deliverGeneratedShift,
+	type ShiftOutcome,
+} from './support/generatedShift';
+import {
 	nowSeconds,
 	readExample,
 	startOwnAlertN8n,
 	type AlertDeployment,
 	type OwnAlertN8n,
 } from './support/liveAlerts';
-import { configureSupervisionExample, readLines, type AgentRow } from './support/supervision';
+import { configureSupervisionExample, type AgentRow } from './support/supervision';
 import { event, post, sleep } from './support/triggerWorkflows';
-import {
-	decide,
-	parseAlert,
-	shiftArbitrary,
-	startingAt,
-	type Decision,
-	type LoggedAlert,
-	type ScheduledEvent,
-} from '../support/pauseAlertModel';
 
 const SECRET = `e2e-pause-model-secret-${randomUUID()}`;
 const SEED = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);
@@ -73,12 +68,7 @@ describe('live over-limit pause alerts and the agent board on a generated shift,
 	let api: N8nApi;
 	let alerts: AlertDeployment;
 	let board: Workflow;
-	let model: Decision;
-	let logged: LoggedAlert[];
-	let statuses: number[];
-	let rows: AgentRow[];
-	/** How long after the end of its second n8n saved each event, ms. */
-	let savedAfterSecond: number[];
+	let outcome: ShiftOutcome;
 
 	beforeAll(async () => {
 		own = await startOwnAlertN8n('pause-model', SECRET, N8N_ENV, {
@@ -104,84 +94,44 @@ describe('live over-limit pause alerts and the agent board on a generated shift,
 		});
 		while ((await alerts.table.rows()).length === 0) await sleep(200);
 
-		const [shift] = fc.sample(shiftArbitrary(SHAPE), { seed: SEED, numRuns: 1 });
-		const base = nowSeconds() + 2;
-		const schedule: ScheduledEvent[] = startingAt(shift, base);
-		model = decide([warmUp, ...schedule.map(({ event: shiftEvent }) => shiftEvent)]);
-		const lastLimit = Math.max(base, ...model.alerts.map((alert) => alert.limit));
-		const lastEvent = Math.max(...schedule.map(({ event: shiftEvent }) => shiftEvent.t));
-		console.log(
-			`seed ${SEED}: ${SHAPE.agents} agents, ${schedule.length} events over ${lastEvent - base} s, ` +
-				`${model.alerts.length} of ${schedule.filter(({ event: e }) => e.durmax !== undefined).length} ` +
-				'pauses with a maximum over it',
-		);
-		statuses = await Promise.all(
-			schedule.map(async ({ event: shiftEvent, deliverAtMs }) => {
-				await sleep(Math.max(0, base * 1000 + deliverAtMs - Date.now()));
-				const answer = await post(alerts.url, JSON.stringify(shiftEvent), {
-					'content-type': 'application/json',
-					'x-webhook-secret': SECRET,
-				});
-				return answer.status;
-			}),
-		);
-		// Every check is done 2 s after its maximum; the alerts then take a moment to be written.
-		await sleep(Math.max(0, (Math.max(lastLimit, lastEvent) + 6) * 1000 - Date.now()));
-		logged = (await readLines(path.join(alerts.outputFolder, ALERT_LOG))).map(parseAlert);
-		const eventSecond = new Map(
-			schedule.map(({ event: { usuario_id, evento, t } }) => [`${usuario_id} ${evento} ${t}`, t]),
-		);
-		// Alerts stay right while each event is saved within 2 s of its second's end: how n8n did.
-		rows = await alerts.table.rows();
-		savedAfterSecond = rows
-			.filter((row) => row.agentId >= SHAPE.firstAgent)
-			.map((row) => {
-				const t = eventSecond.get(
-					`${row.agentId} ${row.lastEvent} ${Date.parse(row.lastEventAt) / 1000}`,
-				)!;
-				return Date.parse(row.createdAt) - (t + 1) * 1000;
-			})
-			.sort((a, b) => a - b);
-		console.log(
-			`n8n saved the events ${savedAfterSecond[0]}–${savedAfterSecond.at(-1)} ms after the end ` +
-				`of their second (median ${savedAfterSecond[Math.floor(savedAfterSecond.length / 2)]}); ` +
-				`deliveries came 0–${SHAPE.maxDelayMs} ms after its start`,
-		);
+		outcome = await deliverGeneratedShift({
+			url: alerts.url,
+			secret: SECRET,
+			table: alerts.table,
+			outputFolder: alerts.outputFolder,
+			shape: SHAPE,
+			seed: SEED,
+			before: [warmUp],
+		});
+		console.log(outcome.summary);
 	});
 
 	afterAll(() => own?.stop(), 60_000);
 
 	it('takes every delivery', () => {
-		expect(statuses.filter((status) => status !== 200)).toEqual([]);
+		expect(outcome.statuses.filter((status) => status !== 200)).toEqual([]);
 	});
 
 	it('saves every event within 2 s of the end of its second, the bound the alerts rely on (otherwise this machine is too slow for the test)', () => {
-		expect(savedAfterSecond).toHaveLength(statuses.length);
-		expect(savedAfterSecond.at(-1)).toBeLessThanOrEqual(2000);
+		expect(outcome.savedAfterSecond).toHaveLength(outcome.statuses.length);
+		expect(outcome.savedAfterSecond.at(-1)).toBeLessThanOrEqual(2000);
 	});
 
 	it('lists the rows n8n saved last first (what npm run demo reads to say how far behind n8n is)', async () => {
 		const createdAt = (row: AgentRow) => Date.parse(row.createdAt);
 		const newest = (await alerts.table.newest(5)).map(createdAt);
 		expect(newest).toEqual([...newest].sort((a, b) => b - a));
-		expect(newest[0]).toBeGreaterThanOrEqual(Math.max(...rows.map(createdAt)));
+		expect(newest[0]).toBeGreaterThanOrEqual(Math.max(...outcome.rows.map(createdAt)));
 	});
 
 	it('alerts every pause still open at its maximum exactly once, and nothing else', () => {
-		const key = ({ agentId, pauseId }: { agentId: number; pauseId: number }) =>
-			`agent ${agentId} pause ${pauseId}`;
-		expect(logged.map(key).sort()).toEqual(model.alerts.map(key).sort());
+		expect(alertKeys(outcome.logged)).toEqual(alertKeys(outcome.model.alerts));
 	});
 
 	it(`alerts each within ${ALERT_WITHIN_MS / 1000} s of the maximum, not before`, () => {
-		const limits = new Map(
-			model.alerts.map((alert) => [`${alert.agentId}/${alert.pauseId}`, alert.limit]),
-		);
-		const lateness = logged
-			.map((alert) => alert.at - limits.get(`${alert.agentId}/${alert.pauseId}`)! * 1000)
-			.sort((a, b) => a - b);
+		const lateness = alertLateness(outcome);
 		console.log(
-			`${logged.length} alerts, ${lateness[0]}–${lateness.at(-1)} ms after the maximum ` +
+			`${outcome.logged.length} alerts, ${lateness[0]}–${lateness.at(-1)} ms after the maximum ` +
 				`(median ${lateness[Math.floor(lateness.length / 2)]})`,
 		);
 		for (const ms of lateness) {
@@ -222,7 +172,7 @@ describe('live over-limit pause alerts and the agent board on a generated shift,
 				return [Number(agentId), state, lastEvent, Date.parse(lastEventAt) / 1000];
 			});
 		expect(shown).toEqual(
-			[...model.latest]
+			[...outcome.model.latest]
 				.sort(([a], [b]) => a - b)
 				.map(([agentId, event]) => [agentId, event.estado, event.evento, event.t]),
 		);

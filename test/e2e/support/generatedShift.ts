@@ -1,0 +1,114 @@
+/**
+ * A generated shift (test/support/pauseAlertModel.ts) delivered to a live alerts workflow as the
+ * dialer would: each event posted at its own moment, 0 to `maxDelayMs` into its second, all
+ * concurrently, so deliveries overtake each other within and across seconds. What the workflow
+ * made of it (alert lines, saved rows) is read back for comparison with the model.
+ */
+import path from 'node:path';
+
+import fc from 'fast-check';
+
+import type { AgentTable } from '../../../scripts/n8n/dataTables';
+import {
+	decide,
+	parseAlert,
+	shiftArbitrary,
+	startingAt,
+	type Decision,
+	type LoggedAlert,
+	type ShiftShape,
+} from '../../support/pauseAlertModel';
+import { ALERT_LOG, nowSeconds } from './liveAlerts';
+import { readLines, type AgentRow } from './supervision';
+import { post, sleep } from './triggerWorkflows';
+import type { AgentEvent } from '../../../simulator/types';
+
+export interface ShiftOutcome {
+	/** What the model decides over every event sent (the warm-up too). */
+	model: Decision;
+	/** The trigger's answer to each shift event. */
+	statuses: number[];
+	/** The alert lines of the shift's agents. */
+	logged: LoggedAlert[];
+	/** The rows of the shift's agents. */
+	rows: AgentRow[];
+	/** How long after the end of its second n8n saved each shift event, ms, ascending. */
+	savedAfterSecond: number[];
+	/** One line for the test's log: the shift's size and how late n8n saved its events. */
+	summary: string;
+}
+
+export async function deliverGeneratedShift(options: {
+	url: string;
+	secret: string;
+	table: AgentTable;
+	/** The workflow's output folder (its alert log is read from there). */
+	outputFolder: string;
+	shape: ShiftShape;
+	seed: number;
+	/** Events sent before the shift (n8n's first executions of a workflow are slower). */
+	before?: AgentEvent[];
+}): Promise<ShiftOutcome> {
+	const { url, secret, table, shape, seed, before = [] } = options;
+	const send = (agentEvent: AgentEvent) =>
+		post(url, JSON.stringify(agentEvent), {
+			'content-type': 'application/json',
+			'x-webhook-secret': secret,
+		}).then((answer) => answer.status);
+	const ours = (agentId: number) =>
+		agentId >= shape.firstAgent && agentId < shape.firstAgent + shape.agents;
+
+	const [shift] = fc.sample(shiftArbitrary(shape), { seed, numRuns: 1 });
+	const base = nowSeconds() + 2;
+	const schedule = startingAt(shift, base);
+	const model = decide([...before, ...schedule.map(({ event }) => event)]);
+	const lastLimit = Math.max(base, ...model.alerts.map((alert) => alert.limit));
+	const lastEvent = Math.max(...schedule.map(({ event }) => event.t));
+	const statuses = await Promise.all(
+		schedule.map(async ({ event, deliverAtMs }) => {
+			await sleep(Math.max(0, base * 1000 + deliverAtMs - Date.now()));
+			return send(event);
+		}),
+	);
+	// Every check is done 2 s after its maximum; the alerts then take a moment to be written.
+	await sleep(Math.max(0, (Math.max(lastLimit, lastEvent) + 6) * 1000 - Date.now()));
+	const logged = (await readLines(path.join(options.outputFolder, ALERT_LOG)))
+		.map(parseAlert)
+		.filter((alert) => ours(alert.agentId));
+	const rows = (await table.rows()).filter((row) => ours(row.agentId));
+	const eventSecond = new Map(
+		schedule.map(({ event: { usuario_id, evento, t } }) => [`${usuario_id} ${evento} ${t}`, t]),
+	);
+	// Alerts stay right while each event is saved within 2 s of its second's end: how n8n did.
+	const savedAfterSecond = rows
+		.map((row) => {
+			const t = eventSecond.get(
+				`${row.agentId} ${row.lastEvent} ${Date.parse(row.lastEventAt) / 1000}`,
+			)!;
+			return Date.parse(row.createdAt) - (t + 1) * 1000;
+		})
+		.sort((a, b) => a - b);
+	const withLimit = schedule.filter(({ event }) => event.durmax !== undefined).length;
+	const summary =
+		`seed ${seed}: ${shape.agents} agents, ${schedule.length} events over ${lastEvent - base} s, ` +
+		`${model.alerts.filter((alert) => ours(alert.agentId)).length} of ${withLimit} pauses with a ` +
+		`maximum over it; n8n saved the events ${savedAfterSecond[0]}–${savedAfterSecond.at(-1)} ms ` +
+		`after the end of their second (median ${savedAfterSecond[Math.floor(savedAfterSecond.length / 2)]}), ` +
+		`deliveries came 0–${shape.maxDelayMs} ms after its start`;
+	return { model, statuses, logged, rows, savedAfterSecond, summary };
+}
+
+/** Each logged alert's delay after its pause's maximum, ms, ascending. */
+export function alertLateness(outcome: ShiftOutcome): number[] {
+	const limits = new Map(
+		outcome.model.alerts.map((alert) => [`${alert.agentId}/${alert.pauseId}`, alert.limit]),
+	);
+	return outcome.logged
+		.map((alert) => alert.at - limits.get(`${alert.agentId}/${alert.pauseId}`)! * 1000)
+		.sort((a, b) => a - b);
+}
+
+/** "agent A pause P" for each alert, sorted: what to compare between the model and the log. */
+export function alertKeys(alerts: ReadonlyArray<{ agentId: number; pauseId: number }>): string[] {
+	return alerts.map(({ agentId, pauseId }) => `agent ${agentId} pause ${pauseId}`).sort();
+}
