@@ -16,6 +16,7 @@ import {
 	startingAt,
 	type Decision,
 	type LoggedAlert,
+	type ScheduledEvent,
 	type ShiftShape,
 } from '../../support/pauseAlertModel';
 import { ALERT_LOG, nowSeconds } from './liveAlerts';
@@ -58,7 +59,15 @@ export async function deliverGeneratedShift(options: {
 	const ours = (agentId: number) =>
 		agentId >= shape.firstAgent && agentId < shape.firstAgent + shape.agents;
 
-	const [shift] = fc.sample(shiftArbitrary(shape), { seed, numRuns: 1 });
+	// The first shift from the seed on with pauses both alerted and not: one that tests something.
+	let used = seed;
+	const telling = (candidate: ScheduledEvent[]) => {
+		const alerted = decide(candidate.map(({ event }) => event)).alerts.length;
+		const withLimit = candidate.filter(({ event }) => event.durmax !== undefined).length;
+		return alerted >= 2 && withLimit > alerted;
+	};
+	for (; !telling(fc.sample(shiftArbitrary(shape), { seed: used, numRuns: 1 })[0]); used++);
+	const [shift] = fc.sample(shiftArbitrary(shape), { seed: used, numRuns: 1 });
 	const base = nowSeconds() + 2;
 	const schedule = startingAt(shift, base);
 	const model = decide([...before, ...schedule.map(({ event }) => event)]);
@@ -90,7 +99,7 @@ export async function deliverGeneratedShift(options: {
 		.sort((a, b) => a - b);
 	const withLimit = schedule.filter(({ event }) => event.durmax !== undefined).length;
 	const summary =
-		`seed ${seed}: ${shape.agents} agents, ${schedule.length} events over ${lastEvent - base} s, ` +
+		`seed ${used}${used === seed ? '' : ` (from ${seed})`}: ${shape.agents} agents, ${schedule.length} events over ${lastEvent - base} s, ` +
 		`${model.alerts.filter((alert) => ours(alert.agentId)).length} of ${withLimit} pauses with a ` +
 		`maximum over it; n8n saved the events ${savedAfterSecond[0]}–${savedAfterSecond.at(-1)} ms ` +
 		`after the end of their second (median ${savedAfterSecond[Math.floor(savedAfterSecond.length / 2)]}), ` +
