@@ -252,6 +252,8 @@ describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)
 				(rows) => rows.some((row) => row.agentId === 105 && row.state === 'busy'),
 				'agent 105 on a call',
 			);
+			// The board reads the rows saved at least 2 s before it starts.
+			await sleep(2000);
 		});
 
 		it('answers on demand with who is paused and since when, who is on a call, who is offline', async () => {

@@ -60,13 +60,20 @@ describe("the wallboard's data", () => {
 		expect(field('agents', [], '40')).toEqual([]);
 	});
 
+	it('says when the reading was full (1000 rows, the most one request reads) so the page asks again at once', () => {
+		const rows = (count: number) => Array.from({ length: count }, (_, i) => row(i + 1, i % 30, i));
+		expect(field('more', rows(1000))).toBe(true);
+		expect(field('more', rows(999))).toBe(false);
+		expect(field('more', [])).toBe(false);
+	});
+
 	it('reads a missing or malformed afterId as 0', () => {
 		for (const afterId of [undefined, '', 'abc', '-5'])
 			expect(field('lastId', [], afterId)).toBe(0);
 		expect(field('lastId', [], '12.7')).toBe(12);
 	});
 
-	it('takes in a first reading of 200,000 rows (two hours of a 25 events/s shift)', () => {
+	it('takes in 200,000 rows at once without overflowing the stack', () => {
 		const rows = Array.from({ length: 200_000 }, (_, i) => row(i + 1, i % 300, 1000 + i));
 		expect(field('lastId', rows)).toBe(200_000);
 		expect((field('agents', rows) as unknown[]).length).toBe(300);
