@@ -37,7 +37,7 @@ import { envFlags, flagValue } from './lib/args';
 import { runBurstScenario, type BurstOptions, type BurstResult } from './scenarios/burst';
 import { runBurstQueueScenario, type BurstQueueOptions } from './scenarios/burstQueue';
 import { runBurstSettingsScenario, type BurstSettingsOptions } from './scenarios/burstSettings';
-import { runSoakScenario, type SoakOptions } from './scenarios/soak';
+import { runSoakScenario, SOAK_SETTINGS, type SoakOptions } from './scenarios/soak';
 import { runRefusedFloodScenario, type RefusedFloodOptions } from './scenarios/refusedFlood';
 import {
 	deliveryCost,
@@ -216,6 +216,11 @@ function parseArgs(argv: string[]): Args {
 		minutes: Number(value('--minutes') ?? FULL.soak!.minutes),
 		settings: value('--settings')?.split(',') ?? FULL.soak!.settings,
 	};
+	const unknownSettings = soak.settings.filter((key) => !SOAK_SETTINGS.some((s) => s.key === key));
+	if (unknownSettings.length)
+		throw new Error(
+			`--settings takes ${SOAK_SETTINGS.map((s) => s.key).join(', ')}, not ${unknownSettings.join(', ')}`,
+		);
 	return {
 		plan: {
 			...base,

@@ -513,12 +513,12 @@ describe('the examples imported in the editor and configured as their notes say 
 					expect.objectContaining({ agentId: 502, state: 'online' }),
 				]),
 			);
-			if (shift) {
-				const shown = new Map(agents.map((agent) => [agent.agentId, agent.state]));
-				expect([...shift.model.latest].map(([agentId]) => [agentId, shown.get(agentId)])).toEqual(
-					[...shift.model.latest].map(([agentId, latest]) => [agentId, latest.estado]),
-				);
-			}
+			// The shift fed to the imported alerts workflow (above): each agent's latest state.
+			expect(shift).toBeDefined();
+			const shown = new Map(agents.map((agent) => [agent.agentId, agent.state]));
+			expect([...shift!.model.latest].map(([agentId]) => [agentId, shown.get(agentId)])).toEqual(
+				[...shift!.model.latest].map(([agentId, latest]) => [agentId, latest.estado]),
+			);
 			// The page's later readings: only rows after the last it has (the id condition kept).
 			expect((await read(`?afterId=${lastId}`)).agents).toEqual([]);
 			expect((await read(`?afterId=${lastId - 1}`)).agents).toHaveLength(1);

@@ -11,6 +11,7 @@ import fc from 'fast-check';
 import type { AgentTable } from '../../../scripts/n8n/dataTables';
 import {
 	decide,
+	limitOf,
 	parseAlert,
 	shiftArbitrary,
 	startingAt,
@@ -63,7 +64,7 @@ export async function deliverGeneratedShift(options: {
 	let used = seed;
 	const telling = (candidate: ScheduledEvent[]) => {
 		const alerted = decide(candidate.map(({ event }) => event)).alerts.length;
-		const withLimit = candidate.filter(({ event }) => event.durmax !== undefined).length;
+		const withLimit = candidate.filter(({ event }) => limitOf(event) !== undefined).length;
 		return alerted >= 2 && withLimit > alerted;
 	};
 	for (; !telling(fc.sample(shiftArbitrary(shape), { seed: used, numRuns: 1 })[0]); used++);
@@ -71,7 +72,8 @@ export async function deliverGeneratedShift(options: {
 	const base = nowSeconds() + 2;
 	const schedule = startingAt(shift, base);
 	const model = decide([...before, ...schedule.map(({ event }) => event)]);
-	const lastLimit = Math.max(base, ...model.alerts.map((alert) => alert.limit));
+	// Every pause with a maximum is checked then, alerted or not: wait for the last check.
+	const lastLimit = Math.max(base, ...schedule.flatMap(({ event }) => limitOf(event) ?? []));
 	const lastEvent = Math.max(...schedule.map(({ event }) => event.t));
 	const statuses = await Promise.all(
 		schedule.map(async ({ event, deliverAtMs }) => {
@@ -97,7 +99,7 @@ export async function deliverGeneratedShift(options: {
 			return Date.parse(row.createdAt) - (t + 1) * 1000;
 		})
 		.sort((a, b) => a - b);
-	const withLimit = schedule.filter(({ event }) => event.durmax !== undefined).length;
+	const withLimit = schedule.filter(({ event }) => limitOf(event) !== undefined).length;
 	const summary =
 		`seed ${used}${used === seed ? '' : ` (from ${seed})`}: ${shape.agents} agents, ${schedule.length} events over ${lastEvent - base} s, ` +
 		`${model.alerts.filter((alert) => ours(alert.agentId)).length} of ${withLimit} pauses with a ` +
