@@ -224,7 +224,8 @@ async function timedGet(url: string, headers: Record<string, string>, afterId?: 
 		});
 		const body = (await res.body.json()) as {
 			lastId?: number;
-			agents?: Array<{ agentId: number; state: string }>;
+			more?: boolean;
+			agents?: Array<{ agentId: number; eventOrder: number; state: string }>;
 		};
 		return res.statusCode === 200 ? { ms: performance.now() - started, body } : undefined;
 	} catch {
@@ -332,10 +333,19 @@ async function soakOne(
 			return t === undefined ? [] : [Date.parse(row.createdAt) - (t + 1) * 1000];
 		});
 
-		const board = await timedGet(dataUrl, headers);
-		const shown = new Map(board?.body.agents?.map((agent) => [agent.agentId, agent.state]));
+		// The whole table, as the page reads it on opening: 1000 rows a request.
+		const shown = new Map<number, { eventOrder: number; state: string }>();
+		for (let afterId = 0, more = true; more;) {
+			const answer = await timedGet(dataUrl, headers, afterId);
+			for (const agent of answer?.body.agents ?? []) {
+				const known = shown.get(agent.agentId);
+				if (!known || agent.eventOrder >= known.eventOrder) shown.set(agent.agentId, agent);
+			}
+			more = answer?.body.more === true && answer.body.lastId! > afterId;
+			afterId = answer?.body.lastId ?? afterId;
+		}
 		const boardWrong = [...model.latest].filter(
-			([agentId, event]) => shown.get(agentId) !== event.estado,
+			([agentId, event]) => shown.get(agentId)?.state !== event.estado,
 		).length;
 
 		const wallboardMs = samples.flatMap((s) =>
@@ -364,7 +374,7 @@ async function soakOne(
 				requests: samples.length,
 				failed: samples.length - wallboardMs.length,
 			},
-			boardWrong: board ? boardWrong : model.latest.size,
+			boardWrong,
 			memory: {
 				startMb: warm[0]?.rssMb ?? NaN,
 				endMb: samples.at(-1)?.rssMb ?? NaN,
