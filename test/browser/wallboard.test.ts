@@ -307,13 +307,13 @@ describe('the supervisor wallboard in Chromium (examples/supervisor-wallboard.js
 
 		// More rows than the page reads again (older events of an agent already shown), then a
 		// delivery overtaken by a later one of the same agent: saved last, older by the dialer's t.
-		const older = (await alerts.table.rows()).find((row) => row.agentId === RINGING)!;
+		const ringingOrder = (await alerts.table.rows()).find(
+			(row) => row.agentId === RINGING,
+		)!.eventOrder;
 		await alerts.table.insert(
 			Array.from({ length: 250 }, (_, index) => ({
-				...older,
-				id: undefined,
-				createdAt: undefined,
-				eventOrder: older.eventOrder - 10 * (index + 1),
+				...agentRow(RINGING, 7, nowSeconds()),
+				eventOrder: ringingOrder - 10 * (index + 1),
 			})),
 		);
 		const newestOrder = Math.max(
