@@ -79,7 +79,8 @@ export async function openNode(page: Page, name: string): Promise<void> {
 }
 
 export async function closeNode(page: Page): Promise<void> {
-	await page.getByTestId('ndv-close-button').click();
+	// n8n 2.x: a close button; 1.x: "Back to canvas".
+	await page.getByTestId('ndv-close-button').or(page.getByTestId('back-to-canvas')).click();
 	await page.getByTestId('ndv').waitFor({ state: 'hidden' });
 }
 

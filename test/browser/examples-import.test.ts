@@ -10,10 +10,9 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { request } from 'undici';
-import { chromium, selectors, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 
 import {
-	N8nApiError,
 	type Credential,
 	type N8nApi,
 	type Workflow,
@@ -21,32 +20,21 @@ import {
 } from '../../scripts/n8n/api';
 import { AgentTable } from '../../scripts/n8n/dataTables';
 import { simulatorCredential, sleep, triggerUrl } from '../../scripts/n8n/dialer';
-import { CHROMIUM_ARGS, ensureChromium } from '../../scripts/chromium';
+import { launchEditorBrowser } from '../../scripts/editor';
 import { readExamples } from '../../scripts/demo';
 import { startSimulator } from '../../simulator';
 import type { AgentEvent, DialerSimulator } from '../../simulator/types';
 import { connectN8n, readConnection, registerSecret } from '../e2e/setup/connection';
 import { ALL } from '../setup/lanes';
 import { makeOutputFolder, readLines, removeOutputFolder } from '../e2e/support/supervision';
+import { DATA_TABLE, ExampleImporter, until } from '../support/exampleImport';
 
-const DATA_TABLE = 'n8n-nodes-base.dataTable';
-const STICKY_NOTE = 'n8n-nodes-base.stickyNote';
-const DIALER_TYPES = /^n8n-nodes-dialer\./;
 const WEBHOOK_SECRET = 'examples-import-webhook-secret';
 const WALLBOARD_LOGIN = { user: 'wallboard', password: 'examples-import-wallboard-password' };
 const WALLBOARD_KEY_SECRET = 'examples-import-wallboard-key-secret';
 
-/** The credential type the wallboard's note asks for in this node: its login or its key. */
-function wallboardCredentialType(node: WorkflowNode): 'httpBasicAuth' | 'jwtAuth' | undefined {
-	if (node.parameters.authentication === 'basicAuth') return 'httpBasicAuth';
-	if (node.parameters.authentication === 'jwtAuth' || node.type === 'n8n-nodes-base.jwt')
-		return 'jwtAuth';
-	return undefined;
-}
 /** The scripted pauses reach their maximum this many seconds after they start. */
 const LIMIT_SECONDS = 8;
-/** The editor's address of a saved workflow (a new one is at /workflow/new). */
-const SAVED_WORKFLOW = /\/workflow\/(?!new\b)([A-Za-z0-9]+)(?:[?#]|$)/;
 
 jest.setTimeout(240_000);
 
@@ -66,162 +54,9 @@ describe('the examples imported in the editor and configured as their notes say 
 	let table: AgentTable;
 	let outputFolder: string;
 	let browser: Browser;
-	let context: BrowserContext;
+	let importer: ExampleImporter;
 	let page: Page;
-	const workflowIds: string[] = [];
 	const n8nVersion = readConnection().n8nVersion;
-
-	async function paste(file: string): Promise<void> {
-		const example = (await readExamples()).find((candidate) => candidate.file === file)!;
-		await page.goto('/workflow/new');
-		await page.getByTestId('canvas-add-button').waitFor();
-		// A string: it runs in the page, whose DOM types this project does not compile against.
-		await page.evaluate(
-			`navigator.clipboard.writeText(${JSON.stringify(JSON.stringify(example.workflow))})`,
-		);
-		await page.locator('.vue-flow__pane').click({ position: { x: 600, y: 500 } });
-		await page.keyboard.press('ControlOrMeta+V');
-		const last = example.workflow.nodes.filter((node) => node.type !== STICKY_NOTE).at(-1)!;
-		await page.locator(`[data-test-id="canvas-node"][data-node-name="${last.name}"]`).waitFor();
-		await page.getByTestId('zoom-to-fit').click();
-		// n8n 1.x lists data tables only for a saved workflow (2.x has saved it already): as the
-		// notes say, save before picking.
-		if (!SAVED_WORKFLOW.test(page.url())) await page.keyboard.press('ControlOrMeta+s');
-		await page.waitForURL(SAVED_WORKFLOW);
-	}
-
-	async function openNode(name: string): Promise<void> {
-		await page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`).dblclick();
-		await page.getByTestId('ndv').waitFor();
-	}
-
-	async function closeNode(): Promise<void> {
-		// n8n 2.x: a close button; 1.x: "Back to canvas".
-		await page.getByTestId('ndv-close-button').or(page.getByTestId('back-to-canvas')).click();
-		await page.getByTestId('ndv').waitFor({ state: 'hidden' });
-	}
-
-	/** Picks the credential by name in the open node's credential selector. */
-	async function pickCredential(name: string): Promise<void> {
-		const select = page.getByTestId('ndv').getByTestId('node-credentials-select');
-		await select.click();
-		// n8n may have chosen the only credential of the type already; choosing it again keeps it.
-		await page.getByRole('option').filter({ hasText: name }).first().click();
-	}
-
-	/** Picks the data table from the list in the open Data table node. */
-	async function pickTable(name: string): Promise<void> {
-		const locator = page.getByTestId('ndv').getByTestId('resource-locator-dataTableId');
-		await locator.getByTestId('rlc-input').click();
-		await page.getByText(name, { exact: true }).first().click();
-	}
-
-	/** Types the folder into the Settings node's outputFolder field. */
-	async function typeOutputFolder(settings: WorkflowNode, folder: string): Promise<void> {
-		const { assignments } = (settings.parameters.assignments ?? {}) as {
-			assignments: Array<{ name: string }>;
-		};
-		const index = assignments.findIndex((assignment) => assignment.name === 'outputFolder');
-		await openNode(settings.name);
-		const value = page
-			.getByTestId('ndv')
-			.getByTestId('assignment')
-			.nth(index)
-			.getByTestId('assignment-value')
-			.locator('input');
-		await value.fill(folder);
-		await value.press('Tab');
-		await closeNode();
-	}
-
-	/** What the note says about the credential, the table and the folder, done in the editor. */
-	async function configure(file: string): Promise<void> {
-		const { workflow } = (await readExamples()).find((candidate) => candidate.file === file)!;
-		for (const node of workflow.nodes) {
-			if (DIALER_TYPES.test(node.type)) {
-				await openNode(node.name);
-				await pickCredential(credential.name);
-				await closeNode();
-			} else if (node.type === DATA_TABLE) {
-				await openNode(node.name);
-				await pickTable(table.name);
-				await closeNode();
-			} else if (wallboardCredentialType(node)) {
-				await openNode(node.name);
-				await pickCredential(wallboardCredentials[wallboardCredentialType(node)!].name);
-				await closeNode();
-			}
-		}
-		const settings = workflow.nodes.find((node) => node.name === 'Settings');
-		if (settings) await typeOutputFolder(settings, outputFolder);
-	}
-
-	/**
-	 * Saves as a user does (Ctrl+S; n8n 2.x also saves by itself) and returns the workflow once n8n
-	 * has stored what was done in the editor: the credential, the tables and the folder.
-	 */
-	async function save(file: string): Promise<Workflow> {
-		await page.keyboard.press('ControlOrMeta+s');
-		const id = SAVED_WORKFLOW.exec(page.url())![1];
-		workflowIds.push(id);
-		const { workflow } = (await readExamples()).find((candidate) => candidate.file === file)!;
-		return until(`workflow ${id} saved with its configuration`, async () => {
-			// n8n 2.x gives a new workflow its ID in the address before the save has stored it.
-			const saved = await api.rest<Workflow>('GET', `/rest/workflows/${id}`).catch((error) => {
-				if (error instanceof N8nApiError && error.status === 404) return undefined;
-				throw error;
-			});
-			if (!saved) return undefined;
-			const configured = workflow.nodes.every((node) => {
-				const kept = saved.nodes.find((candidate) => candidate.name === node.name);
-				if (DIALER_TYPES.test(node.type)) return kept?.credentials?.dialerApi?.id === credential.id;
-				if (node.type === DATA_TABLE)
-					return (kept?.parameters.dataTableId as { value?: string })?.value === table.id;
-				if (node.name === 'Settings')
-					return JSON.stringify(kept?.parameters).includes(outputFolder);
-				const type = wallboardCredentialType(node);
-				if (type) return kept?.credentials?.[type]?.id === wallboardCredentials[type].id;
-				return kept !== undefined;
-			});
-			return configured ? saved : undefined;
-		});
-	}
-
-	/** Publishes (n8n 2.x) or switches Active on (1.x), as the note's last step says. */
-	async function activate(id: string): Promise<void> {
-		if (n8nVersion.startsWith('2.')) {
-			await page.getByTestId('workflow-open-publish-modal-button').click();
-			await page.getByTestId('workflow-publish-button').click();
-		} else {
-			await page.getByTestId('workflow-activate-switch').click();
-		}
-		// "Workflow published" (2.x) or "activated" (1.x), shown for schedules and webhooks.
-		const gotIt = page.getByRole('button', { name: 'Got it' });
-		if (
-			await gotIt.waitFor({ timeout: 3000 }).then(
-				() => true,
-				() => false,
-			)
-		)
-			await gotIt.click();
-		await until(`workflow ${id} active`, async () => {
-			const stored = await api.rest<{ active?: boolean; activeVersionId?: string | null }>(
-				'GET',
-				`/rest/workflows/${id}`,
-			);
-			return stored.active || stored.activeVersionId ? true : undefined;
-		});
-	}
-
-	async function until<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
-		const deadline = Date.now() + 20_000;
-		for (;;) {
-			const found = await probe();
-			if (found !== undefined) return found;
-			if (Date.now() > deadline) throw new Error(`${what}: not within 20 s`);
-			await sleep(250);
-		}
-	}
 
 	const nodeNamed = (workflow: Workflow, name: string): WorkflowNode =>
 		workflow.nodes.find((node) => node.name === name)!;
@@ -257,8 +92,6 @@ describe('the examples imported in the editor and configured as their notes say 
 	}
 
 	beforeAll(async () => {
-		const executablePath = await ensureChromium();
-		selectors.setTestIdAttribute('data-test-id');
 		api = await connectN8n();
 		// Enough calls that yesterday, in any workflow timezone on any day, holds some with a chosen
 		// result and a recording (the default 300 leave whole days without one).
@@ -286,27 +119,20 @@ describe('the examples imported in the editor and configured as their notes say 
 		};
 		table = await AgentTable.create(api);
 		outputFolder = await makeOutputFolder();
-		browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+		browser = await launchEditorBrowser();
 		const { ownerEmail, ownerPassword } = readConnection();
-		context = await browser.newContext({
-			baseURL: api.baseUrl,
-			viewport: { width: 1440, height: 900 },
-			permissions: ['clipboard-read', 'clipboard-write'],
-		});
-		await context.route(
-			(url) => url.origin !== api.baseUrl,
-			(route) => route.abort(),
+		importer = await ExampleImporter.open(
+			browser,
+			api,
+			{ email: ownerEmail, password: ownerPassword, n8nVersion },
+			{ credential, table, outputFolder, wallboard: wallboardCredentials },
 		);
-		const login = await context.request.post('/rest/login', {
-			data: { emailOrLdapLoginId: ownerEmail, password: ownerPassword },
-		});
-		expect(login.status()).toBe(200);
-		page = await context.newPage();
+		({ page } = importer);
 	}, 600_000);
 
 	afterAll(async () => {
 		await browser?.close();
-		for (const id of workflowIds) {
+		for (const id of importer?.workflowIds ?? []) {
 			await api.deactivateWorkflow(id).catch(() => undefined);
 			await api.deleteWorkflow(id).catch(() => undefined);
 		}
@@ -326,14 +152,8 @@ describe('the examples imported in the editor and configured as their notes say 
 			.catch(() => undefined);
 	});
 
-	/** Pasted, configured as the note says, saved and (unless told not to) published. */
-	async function importAsTheNoteSays(file: string, publish = true): Promise<Workflow> {
-		await paste(file);
-		await configure(file);
-		const saved = await save(file);
-		if (publish) await activate(saved.id);
-		return saved;
-	}
+	const importAsTheNoteSays = (file: string, publish = true) =>
+		importer.importAsTheNoteSays(file, publish);
 
 	async function original(file: string): Promise<Workflow> {
 		return (await readExamples()).find((candidate) => candidate.file === file)!

@@ -1,10 +1,11 @@
 /**
- * The live over-limit pause alerts example (examples/live-pause-alerts-to-file.json, with its own
- * settings: successful executions not saved) and the agent board (examples/agent-board.json) in
- * real n8n, fed a generated shift (test/support/pauseAlertModel.ts): many agents at once, every
- * event delivered 0–1.6 s after its second began, deliveries overtaking each other and sent
- * concurrently. What the log and the board show is compared with the model, which knows only the
- * events' times. `FC_SEED=<seed>` replays a shift.
+ * The live over-limit pause alerts example (examples/live-pause-alerts-to-file.json) and the agent
+ * board (examples/agent-board.json), pasted in n8n's editor and configured there as their notes
+ * say (successful executions not saved included), in real n8n with the recommended settings, fed
+ * a generated shift (test/support/pauseAlertModel.ts): many agents at once, every event delivered
+ * 0–1.6 s after its second began, deliveries overtaking each other and sent concurrently. What the
+ * log and the board show is compared with the model, which knows only the events' times.
+ * `FC_SEED=<seed>` replays a shift.
  */
 import { randomUUID } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
@@ -12,8 +13,11 @@ import path from 'node:path';
 
 import { request } from 'undici';
 
-import type { N8nApi, Workflow } from '../../scripts/n8n/api';
+import { launchEditorBrowser } from '../../scripts/editor';
+import type { Credential, N8nApi, Workflow } from '../../scripts/n8n/api';
 import { RECOMMENDED_N8N_SETTINGS } from '../../scripts/n8n/dialer';
+import type { N8nInstance } from '../../scripts/n8n/instance';
+import { ExampleImporter } from '../support/exampleImport';
 import { readConnection } from './setup/connection';
 import {
 	alertKeys,
@@ -22,13 +26,14 @@ import {
 	type ShiftOutcome,
 } from './support/generatedShift';
 import {
+	ALERT_EXAMPLE,
 	nowSeconds,
-	readExample,
+	servedDeployment,
 	startOwnAlertN8n,
 	type AlertDeployment,
 	type OwnAlertN8n,
 } from './support/liveAlerts';
-import { configureSupervisionExample, type AgentRow } from './support/supervision';
+import { AgentTable, makeOutputFolder, type AgentRow } from './support/supervision';
 import { event, post, sleep } from './support/triggerWorkflows';
 
 const SECRET = `e2e-pause-model-secret-${randomUUID()}`;
@@ -73,18 +78,10 @@ describe('live over-limit pause alerts and the agent board on a generated shift,
 	beforeAll(async () => {
 		own = await startOwnAlertN8n('pause-model', SECRET, N8N_ENV, {
 			version: N8N_VERSION,
-			asShipped: true,
+			deploy: importInTheEditor,
 		});
 		({ api } = own.n8n);
 		alerts = own.deployment;
-		board = await api.createWorkflow(
-			configureSupervisionExample(await readExample('agent-board.json'), {
-				credential: own.credential,
-				table: alerts.table,
-				outputFolder: alerts.outputFolder,
-			}),
-		);
-		await api.activateWorkflow(board.id);
 
 		// n8n's first executions of a workflow are slower: one event before the shift.
 		const warmUp = event('agente.login', SHAPE.firstAgent - 1, { t: nowSeconds() });
@@ -107,6 +104,26 @@ describe('live over-limit pause alerts and the agent board on a generated shift,
 	});
 
 	afterAll(() => own?.stop(), 60_000);
+
+	/** The live alerts and the board pasted in the editor, configured and published as their notes say. */
+	async function importInTheEditor(n8n: N8nInstance, credential: Credential) {
+		const table = await AgentTable.create(n8n.api);
+		const outputFolder = await makeOutputFolder();
+		const browser = await launchEditorBrowser();
+		try {
+			const importer = await ExampleImporter.open(
+				browser,
+				n8n.api,
+				{ email: n8n.ownerEmail, password: n8n.ownerPassword, n8nVersion: N8N_VERSION },
+				{ credential, table, outputFolder },
+			);
+			const alertWorkflow = await importer.importAsTheNoteSays(ALERT_EXAMPLE);
+			board = await importer.importAsTheNoteSays('agent-board.json');
+			return await servedDeployment(n8n.api, [alertWorkflow, board], table, outputFolder);
+		} finally {
+			await browser.close();
+		}
+	}
 
 	it('takes every delivery', () => {
 		expect(outcome.statuses.filter((status) => status !== 200)).toEqual([]);
@@ -140,7 +157,7 @@ describe('live over-limit pause alerts and the agent board on a generated shift,
 		}
 	});
 
-	it('fails no execution (successful ones are not saved)', async () => {
+	it('fails no execution (successful ones are not saved, as set after the paste)', async () => {
 		const executions = await api.listExecutions(alerts.workflow.id);
 		expect(executions.map((execution) => execution.status)).toEqual([]);
 	});

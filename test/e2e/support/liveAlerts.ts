@@ -140,30 +140,43 @@ export interface AlertDeployment {
 	remove(): Promise<void>;
 }
 
-/**
- * `asShipped`: keep the example's workflow settings (successful executions not saved) instead of
- * saving every execution for the test to read.
- */
+/** Configured through the API, every execution saved for the test to read. */
 export async function deployAlertExample(
 	api: N8nApi,
 	credential: Credential,
-	{ asShipped = false } = {},
 ): Promise<AlertDeployment> {
 	const table = await AgentTable.create(api);
 	const outputFolder = await makeOutputFolder();
 	const example = await readExample(ALERT_EXAMPLE);
 	const configured = configureSupervisionExample(example, { credential, table, outputFolder });
-	const workflow = await api.createWorkflow(
-		asShipped ? { ...configured, settings: example.settings } : configured,
+	const workflow = await api.createWorkflow(configured);
+	return servedDeployment(api, [workflow], table, outputFolder, () =>
+		api.activateWorkflow(workflow.id),
 	);
+}
+
+/**
+ * The alert workflow (first of `workflows`, the others imported beside it) once `activate` has
+ * published it and n8n serves its trigger; `remove` takes them all away with the table and folder.
+ */
+export async function servedDeployment(
+	api: N8nApi,
+	workflows: Workflow[],
+	table: AgentTable,
+	outputFolder: string,
+	activate: () => Promise<unknown> = async () => undefined,
+): Promise<AlertDeployment> {
+	const [workflow] = workflows;
 	const remove = async () => {
-		await api.deactivateWorkflow(workflow.id).catch(() => undefined);
-		await api.deleteWorkflow(workflow.id).catch(() => undefined);
+		for (const { id } of workflows) {
+			await api.deactivateWorkflow(id).catch(() => undefined);
+			await api.deleteWorkflow(id).catch(() => undefined);
+		}
 		await table.delete().catch(() => undefined);
 		await removeOutputFolder(outputFolder);
 	};
 	try {
-		await api.activateWorkflow(workflow.id);
+		await activate();
 		const trigger = workflow.nodes.find((node) => node.name === TRIGGER_NODE)!;
 		const url = triggerUrl(api, trigger.webhookId!);
 		await waitUntilServed(url);
@@ -186,12 +199,21 @@ export interface OwnAlertN8n {
 	stop(): Promise<void>;
 }
 
-/** `version`: the n8n to start (default the newest 2.x); `asShipped` as for deployAlertExample. */
+/**
+ * `version`: the n8n to start (default the newest 2.x); `deploy`: how the example gets into n8n,
+ * if not through the API (e.g. pasted in the editor).
+ */
 export async function startOwnAlertN8n(
 	purpose: string,
 	secret: string,
 	env: Record<string, string>,
-	{ version, asShipped = false }: { version?: string; asShipped?: boolean } = {},
+	{
+		version,
+		deploy,
+	}: {
+		version?: string;
+		deploy?: (n8n: N8nInstance, credential: Credential) => Promise<AlertDeployment>;
+	} = {},
 ): Promise<OwnAlertN8n> {
 	registerSecret(secret);
 	const n8n = await startN8n({
@@ -211,7 +233,9 @@ export async function startOwnAlertN8n(
 			reportUser: '',
 			reportPassword: '',
 		});
-		const deployment = await deployAlertExample(n8n.api, credential, { asShipped });
+		const deployment = deploy
+			? await deploy(n8n, credential)
+			: await deployAlertExample(n8n.api, credential);
 		return {
 			n8n,
 			credential,
