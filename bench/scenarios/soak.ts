@@ -68,6 +68,11 @@ const WALLBOARD_TIMEOUT_MS = 30_000;
 const DRAIN_MS = 5 * 60_000;
 /** Memory after this much of the shift counts as after warm-up. */
 const WARM_UP_MS = 2 * 60_000;
+/**
+ * The shift stops early once n8n's processes hold half the machine's memory: on n8n's defaults
+ * above the rate it holds, memory grew by gigabytes a minute, and the machine has no swap.
+ */
+const MEMORY_CEILING_MB = Math.round(os.totalmem() / 2 / 1024 / 1024);
 
 /** The goals a rate is held by (issue: 10 events/s on 2 cores). */
 export const SOAK_GOALS = { alertP99Ms: 3000, wallboardP99Ms: 1000, memoryMbPerMinute: 5 };
@@ -126,12 +131,15 @@ export interface SoakPoint {
 	boardWrong: number;
 	memory: { startMb: number; endMb: number; peakMb: number; mbPerMinuteAfterWarmUp: number };
 	executions: { runningMax: number; waitingMax: number };
+	/** Seconds into the shift when it was stopped, n8n's memory over MEMORY_CEILING_MB. */
+	stoppedAtS?: number;
 	samples: SoakSample[];
 	held: boolean;
 }
 
 export interface SoakResult extends SoakOptions {
 	goals: typeof SOAK_GOALS;
+	memoryCeilingMb: number;
 	points: SoakPoint[];
 }
 
@@ -265,6 +273,7 @@ async function soakOne(
 		const samples: SoakSample[] = [];
 		// Like the page: all rows first, then the rows after the last it has, less 200.
 		let lastId: number | undefined;
+		let stoppedAtS: number | undefined;
 		while (Date.now() - started < shiftMs) {
 			const tick = Date.now();
 			const [wallboard, running, waiting] = await Promise.all([
@@ -286,6 +295,11 @@ async function soakOne(
 				log(
 					`soak: ${sample.atS} s, RSS ${sample.rssMb.toFixed(0)} MB, executions running ${running}, waiting ${waiting}, wallboard ${wallboard ? `${wallboard.ms.toFixed(0)} ms` : 'failed'}`,
 				);
+			if (sample.rssMb > MEMORY_CEILING_MB) {
+				stoppedAtS = sample.atS;
+				log(`soak: shift stopped at ${stoppedAtS} s, n8n's memory over ${MEMORY_CEILING_MB} MB`);
+				break;
+			}
 			await sleep(Math.max(0, SAMPLE_EVERY_MS - (Date.now() - tick)));
 		}
 		clearInterval(probes);
@@ -385,9 +399,11 @@ async function soakOne(
 				runningMax: Math.max(...samples.map((s) => s.running).filter(Number.isFinite)),
 				waitingMax: Math.max(...samples.map((s) => s.waiting).filter(Number.isFinite)),
 			},
+			...(stoppedAtS === undefined ? {} : { stoppedAtS }),
 			samples,
 		};
 		const held =
+			stoppedAtS === undefined &&
 			point.lost === 0 &&
 			point.unsaved === 0 &&
 			point.alerts.missed === 0 &&
@@ -421,5 +437,5 @@ export async function runSoakScenario(
 		for (const rate of options.rates)
 			points.push(await soakOne(sim, secret, settings, rate, options));
 	}
-	return { ...options, goals: SOAK_GOALS, points };
+	return { ...options, goals: SOAK_GOALS, memoryCeilingMb: MEMORY_CEILING_MB, points };
 }
