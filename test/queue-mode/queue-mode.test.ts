@@ -42,6 +42,9 @@ const BURST = ALL ? 2000 : 500;
 /** Runs only in the whole matrix: queue mode's own robustness, not the nodes' behaviour there. */
 const matrixOnly = ALL ? describe : describe.skip;
 
+/** n8n's answer to a run can be lost in queue mode (DialerRunner's unansweredAfterMs). */
+const QUEUE_RUN = { unansweredAfterMs: 60_000 };
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function post(
@@ -73,15 +76,18 @@ describe('the nodes in n8n queue mode (main, webhook processor, 2 workers, Redis
 	it('runs Dialer report and action workflows on the workers', async () => {
 		const before = startedByWorker(workers).size;
 		const call = runner.sim.data.calls[0];
-		const history = await runner.run({
-			resource: 'report',
-			operation: 'getCallHistory',
-			entityType: runner.sim.data.extensions.find((e) => e.numero === call.ramal)!.tipo,
-			extensionOrAgent: call.ramal,
-			period: 'last30Days',
-			returnAll: true,
-			filters: {},
-		});
+		const history = await runner.run(
+			{
+				resource: 'report',
+				operation: 'getCallHistory',
+				entityType: runner.sim.data.extensions.find((e) => e.numero === call.ramal)!.tipo,
+				extensionOrAgent: call.ramal,
+				period: 'last30Days',
+				returnAll: true,
+				filters: {},
+			},
+			QUEUE_RUN,
+		);
 		const fields = history.requests.find((r) => r.operation === 'getHC2')!.fields;
 		const oracle = (await runner.direct('getHC2', fields)) as {
 			ramal_agente: string;
@@ -101,12 +107,15 @@ describe('the nodes in n8n queue mode (main, webhook processor, 2 workers, Redis
 		expect(history.items.length).toBeGreaterThan(0);
 
 		const agent = runner.sim.data.agents.find((a) => a.estado !== 'offline')!;
-		const logout = await runner.run({
-			resource: 'agent',
-			operation: 'logout',
-			agent: agent.login,
-			additionalFields: {},
-		});
+		const logout = await runner.run(
+			{
+				resource: 'agent',
+				operation: 'logout',
+				agent: agent.login,
+				additionalFields: {},
+			},
+			QUEUE_RUN,
+		);
 		expect(logout.items).toEqual([
 			expect.objectContaining({ success: true, agent: agent.login, estado: 'offline' }),
 		]);
