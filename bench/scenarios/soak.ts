@@ -241,6 +241,57 @@ async function timedGet(url: string, headers: Record<string, string>, afterId?: 
 	}
 }
 
+/** What a shift stopped for memory leaves to report: deliveries, samples, memory, executions. */
+function overloadedPoint(
+	settings: { name: string; env: Record<string, string> },
+	rate: number,
+	options: SoakOptions,
+	sent: number,
+	accepted: number,
+	stoppedAtS: number,
+	samples: SoakSample[],
+): SoakPoint {
+	const none = { p50: NaN, p99: NaN, max: NaN };
+	const measured = samples.filter((s) => Number.isFinite(s.rssMb));
+	const wallboardMs = samples.flatMap((s) => (s.wallboardMs === undefined ? [] : [s.wallboardMs]));
+	const point: SoakPoint = {
+		settings: settings.name,
+		env: settings.env,
+		rate,
+		minutes: options.minutes,
+		sent,
+		accepted,
+		lost: sent - accepted,
+		savedAfterSecondMs: none,
+		unsaved: NaN,
+		alerts: { expected: NaN, alerted: NaN, missed: NaN, wrong: NaN, lateMs: none },
+		wallboard: {
+			...percentiles(wallboardMs),
+			requests: samples.length,
+			failed: samples.length - wallboardMs.length,
+		},
+		boardWrong: NaN,
+		memory: {
+			startMb: measured[0]?.rssMb ?? NaN,
+			endMb: measured.at(-1)?.rssMb ?? NaN,
+			peakMb: Math.max(...measured.map((s) => s.rssMb)),
+			mbPerMinuteAfterWarmUp: NaN,
+		},
+		executions: {
+			runningMax: Math.max(...samples.map((s) => s.running).filter(Number.isFinite)),
+			waitingMax: Math.max(...samples.map((s) => s.waiting).filter(Number.isFinite)),
+		},
+		stoppedAtS,
+		samples,
+		held: false,
+	};
+	log(
+		`soak: ${settings.name}, ${rate} events/s: NOT held; stopped at ${stoppedAtS} s, ` +
+			`${point.lost} of ${sent} lost until then, executions running ${point.executions.runningMax} at most`,
+	);
+	return point;
+}
+
 async function soakOne(
 	sim: DialerSimulator,
 	secret: string,
@@ -251,6 +302,8 @@ async function soakOne(
 	const folder = await realpath(await mkdtemp(path.join(os.tmpdir(), 'dialer-bench-soak-')));
 	const env = { ...settings.env, ...options.env, N8N_RESTRICT_FILE_ACCESS_TO: folder };
 	const target = await startTarget(sim, secret, env);
+	let stopping: Promise<void> | undefined;
+	const stopTarget = () => (stopping ??= target.stop());
 	try {
 		const { api } = target;
 		const pgid = target.n8n.pid;
@@ -274,7 +327,25 @@ async function soakOne(
 		// Like the page: all rows first, then the rows after the last it has, less 200.
 		let lastId: number | undefined;
 		let stoppedAtS: number | undefined;
-		while (Date.now() - started < shiftMs) {
+		const rssMb = () => {
+			try {
+				return groupMemory(pgid).rssMb;
+			} catch {
+				return NaN;
+			}
+		};
+		// On a timer of its own: an overloaded n8n stopped answering its API, and the samples with
+		// it, while its memory passed 20 GB. It is stopped too, since the executions it holds go on
+		// after the deliveries stop (7.8 GB 5 minutes in, 22.9 GB 9 minutes after the shift).
+		const memoryWatch = setInterval(() => {
+			if (stoppedAtS !== undefined || !(rssMb() > MEMORY_CEILING_MB)) return;
+			stoppedAtS = Math.round((Date.now() - started) / 1000);
+			log(
+				`soak: shift and n8n stopped at ${stoppedAtS} s, n8n's memory over ${MEMORY_CEILING_MB} MB`,
+			);
+			void stopTarget();
+		}, 1000);
+		while (Date.now() - started < shiftMs && stoppedAtS === undefined) {
 			const tick = Date.now();
 			const [wallboard, running, waiting] = await Promise.all([
 				timedGet(dataUrl, headers, lastId === undefined ? undefined : Math.max(0, lastId - 200)),
@@ -283,7 +354,7 @@ async function soakOne(
 			]);
 			const sample = {
 				atS: Math.round((tick - started) / 1000),
-				rssMb: groupMemory(pgid).rssMb,
+				rssMb: rssMb(),
 				running,
 				waiting,
 				wallboardMs: wallboard?.ms,
@@ -295,13 +366,9 @@ async function soakOne(
 				log(
 					`soak: ${sample.atS} s, RSS ${sample.rssMb.toFixed(0)} MB, executions running ${running}, waiting ${waiting}, wallboard ${wallboard ? `${wallboard.ms.toFixed(0)} ms` : 'failed'}`,
 				);
-			if (sample.rssMb > MEMORY_CEILING_MB) {
-				stoppedAtS = sample.atS;
-				log(`soak: shift stopped at ${stoppedAtS} s, n8n's memory over ${MEMORY_CEILING_MB} MB`);
-				break;
-			}
 			await sleep(Math.max(0, SAMPLE_EVERY_MS - (Date.now() - tick)));
 		}
+		clearInterval(memoryWatch);
 		clearInterval(probes);
 		await sim.shift.stop();
 		await Promise.all(sent);
@@ -309,6 +376,16 @@ async function soakOne(
 
 		const deliveries = sim.webhooks.deliveries.filter((d) => d.receiverId === receiver);
 		const accepted = deliveries.filter((d) => d.status === 200).map((d) => d.event);
+		if (stoppedAtS !== undefined)
+			return overloadedPoint(
+				settings,
+				rate,
+				options,
+				deliveries.length,
+				accepted.length,
+				stoppedAtS,
+				samples,
+			);
 		// Drain: every accepted event saved, or 5 minutes.
 		const drainUntil = Date.now() + DRAIN_MS;
 		while ((await table.count()) < accepted.length && Date.now() < drainUntil) await sleep(5000);
@@ -399,11 +476,9 @@ async function soakOne(
 				runningMax: Math.max(...samples.map((s) => s.running).filter(Number.isFinite)),
 				waitingMax: Math.max(...samples.map((s) => s.waiting).filter(Number.isFinite)),
 			},
-			...(stoppedAtS === undefined ? {} : { stoppedAtS }),
 			samples,
 		};
 		const held =
-			stoppedAtS === undefined &&
 			point.lost === 0 &&
 			point.unsaved === 0 &&
 			point.alerts.missed === 0 &&
@@ -422,7 +497,7 @@ async function soakOne(
 		);
 		return { ...point, held };
 	} finally {
-		await target.stop();
+		await stopTarget();
 		await rm(folder, { recursive: true, force: true });
 	}
 }
