@@ -69,8 +69,8 @@ const DRAIN_MS = 5 * 60_000;
 /** Memory after this much of the shift counts as after warm-up. */
 const WARM_UP_MS = 2 * 60_000;
 /**
- * The shift stops early once n8n's processes hold half the machine's memory: on n8n's defaults
- * above the rate it holds, memory grew by gigabytes a minute, and the machine has no swap.
+ * The shift and n8n are stopped once n8n's processes hold half the machine's memory: on n8n's
+ * defaults above the rate it holds, memory grew by gigabytes a minute (the bench machine has no swap).
  */
 const MEMORY_CEILING_MB = Math.round(os.totalmem() / 2 / 1024 / 1024);
 
@@ -241,6 +241,22 @@ async function timedGet(url: string, headers: Record<string, string>, afterId?: 
 	}
 }
 
+/** The wallboard's data times and the most executions running and waiting, from the samples. */
+function sampledFigures(samples: SoakSample[]): Pick<SoakPoint, 'wallboard' | 'executions'> {
+	const wallboardMs = samples.flatMap((s) => (s.wallboardMs === undefined ? [] : [s.wallboardMs]));
+	return {
+		wallboard: {
+			...percentiles(wallboardMs),
+			requests: samples.length,
+			failed: samples.length - wallboardMs.length,
+		},
+		executions: {
+			runningMax: Math.max(...samples.map((s) => s.running).filter(Number.isFinite)),
+			waitingMax: Math.max(...samples.map((s) => s.waiting).filter(Number.isFinite)),
+		},
+	};
+}
+
 /** What a shift stopped for memory leaves to report: deliveries, samples, memory, executions. */
 function overloadedPoint(
 	settings: { name: string; env: Record<string, string> },
@@ -253,7 +269,6 @@ function overloadedPoint(
 ): SoakPoint {
 	const none = { p50: NaN, p99: NaN, max: NaN };
 	const measured = samples.filter((s) => Number.isFinite(s.rssMb));
-	const wallboardMs = samples.flatMap((s) => (s.wallboardMs === undefined ? [] : [s.wallboardMs]));
 	const point: SoakPoint = {
 		settings: settings.name,
 		env: settings.env,
@@ -265,21 +280,13 @@ function overloadedPoint(
 		savedAfterSecondMs: none,
 		unsaved: NaN,
 		alerts: { expected: NaN, alerted: NaN, missed: NaN, wrong: NaN, lateMs: none },
-		wallboard: {
-			...percentiles(wallboardMs),
-			requests: samples.length,
-			failed: samples.length - wallboardMs.length,
-		},
+		...sampledFigures(samples),
 		boardWrong: NaN,
 		memory: {
 			startMb: measured[0]?.rssMb ?? NaN,
 			endMb: measured.at(-1)?.rssMb ?? NaN,
 			peakMb: Math.max(...measured.map((s) => s.rssMb)),
 			mbPerMinuteAfterWarmUp: NaN,
-		},
-		executions: {
-			runningMax: Math.max(...samples.map((s) => s.running).filter(Number.isFinite)),
-			waitingMax: Math.max(...samples.map((s) => s.waiting).filter(Number.isFinite)),
 		},
 		stoppedAtS,
 		samples,
@@ -439,9 +446,6 @@ async function soakOne(
 			([agentId, event]) => shown.get(agentId)?.state !== event.estado,
 		).length;
 
-		const wallboardMs = samples.flatMap((s) =>
-			s.wallboardMs === undefined ? [] : [s.wallboardMs],
-		);
 		const warm = samples.filter((s) => s.atS * 1000 >= WARM_UP_MS);
 		const point: Omit<SoakPoint, 'held'> = {
 			settings: settings.name,
@@ -460,21 +464,13 @@ async function soakOne(
 				wrong,
 				lateMs: percentiles(lateMs),
 			},
-			wallboard: {
-				...percentiles(wallboardMs),
-				requests: samples.length,
-				failed: samples.length - wallboardMs.length,
-			},
+			...sampledFigures(samples),
 			boardWrong,
 			memory: {
 				startMb: warm[0]?.rssMb ?? NaN,
 				endMb: samples.at(-1)?.rssMb ?? NaN,
 				peakMb: Math.max(...samples.map((s) => s.rssMb)),
 				mbPerMinuteAfterWarmUp: slopePerMinute(warm),
-			},
-			executions: {
-				runningMax: Math.max(...samples.map((s) => s.running).filter(Number.isFinite)),
-				waitingMax: Math.max(...samples.map((s) => s.waiting).filter(Number.isFinite)),
 			},
 			samples,
 		};
