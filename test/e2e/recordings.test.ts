@@ -285,7 +285,8 @@ it('Recording → Download with continue on fail: a stalled body stops at Timeou
 			link: '={{ $json.arquivo }}',
 			binaryPropertyName: FIELD,
 			maxFileSize: 1,
-			options: { parallelRequests: 2, timeout: 1500 },
+			// Roomy enough for a small file on a loaded CI machine; the stalled body still needs hours.
+			options: { parallelRequests: 2, timeout: 6000 },
 		},
 		{ items: inputs, continueOnFail: true, after: describeFile },
 	);
