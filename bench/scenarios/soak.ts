@@ -149,15 +149,25 @@ const percentiles = (values: number[]): Percentiles => ({
 	max: values.length ? Math.max(...values) : NaN,
 });
 
-/** Least-squares slope of memory over time, MB per minute. */
-function slopePerMinute(samples: Array<{ atS: number; rssMb: number }>): number {
-	if (samples.length < 2) return NaN;
-	const n = samples.length;
-	const meanX = samples.reduce((sum, s) => sum + s.atS, 0) / n;
-	const meanY = samples.reduce((sum, s) => sum + s.rssMb, 0) / n;
-	const covariance = samples.reduce((sum, s) => sum + (s.atS - meanX) * (s.rssMb - meanY), 0);
-	const variance = samples.reduce((sum, s) => sum + (s.atS - meanX) ** 2, 0);
-	return (covariance / variance) * 60;
+/** The largest value, NaN for none (a figure never measured). */
+const highest = (values: number[]) => {
+	const finite = values.filter(Number.isFinite);
+	return finite.length ? Math.max(...finite) : NaN;
+};
+
+/**
+ * Memory growth in MB a minute: the highest RSS of the samples' last half against the highest of
+ * their first half, over the time between the halves' middles. Peaks, not a fitted line: garbage
+ * collection drops RSS by hundreds of MB at moments of its own, which tilt a line either way,
+ * while memory that is never given back raises every peak.
+ */
+export function peakGrowthPerMinute(samples: Array<{ atS: number; rssMb: number }>): number {
+	if (samples.length < 4) return NaN;
+	const middle = (samples[0].atS + samples.at(-1)!.atS) / 2;
+	const peakOf = (half: typeof samples) => highest(half.map((s) => s.rssMb));
+	const growth =
+		peakOf(samples.filter((s) => s.atS >= middle)) - peakOf(samples.filter((s) => s.atS < middle));
+	return growth / ((middle - samples[0].atS) / 60);
 }
 
 /** The supervision examples, configured as their notes say and active; the trigger served. */
@@ -195,8 +205,15 @@ async function deploySupervision(target: Target, folder: string) {
 	}
 }
 
-/** A probe pair's events: both pause with a 90-s maximum now; one comes back in time, one after. */
-function probePair(pair: number, sim: DialerSimulator, sent: Array<Promise<unknown>>): void {
+/** Probe pairs so far, over every point: a stopped point's late resume can never end a pause of the next. */
+let probePairs = 0;
+
+/**
+ * A probe pair's events: both pause with a 90-s maximum now; one comes back in time, one after.
+ * Returns the timers of the resumes to come.
+ */
+function probePair(sim: DialerSimulator, sent: Array<Promise<unknown>>): NodeJS.Timeout[] {
+	const pair = probePairs++;
 	const t = Math.floor(Date.now() / 1000);
 	const [over, inTime] = [PROBE_FIRST_AGENT + 2 * pair, PROBE_FIRST_AGENT + 2 * pair + 1];
 	const pauseIn = (usuario_id: number): AgentEvent => ({
@@ -218,8 +235,10 @@ function probePair(pair: number, sim: DialerSimulator, sent: Array<Promise<unkno
 			}),
 		);
 	sent.push(sim.webhooks.emit(pauseIn(over)), sim.webhooks.emit(pauseIn(inTime)));
-	setTimeout(pauseOut(inTime), PROBE_IN_TIME_MS);
-	setTimeout(pauseOut(over), PROBE_OVER_MS);
+	return [
+		setTimeout(pauseOut(inTime), PROBE_IN_TIME_MS),
+		setTimeout(pauseOut(over), PROBE_OVER_MS),
+	];
 }
 
 /** The wallboard's data as its page reads it: all rows, or those after `afterId`. */
@@ -251,24 +270,28 @@ function sampledFigures(samples: SoakSample[]): Pick<SoakPoint, 'wallboard' | 'e
 			failed: samples.length - wallboardMs.length,
 		},
 		executions: {
-			runningMax: Math.max(...samples.map((s) => s.running).filter(Number.isFinite)),
-			waitingMax: Math.max(...samples.map((s) => s.waiting).filter(Number.isFinite)),
+			runningMax: highest(samples.map((s) => s.running)),
+			waitingMax: highest(samples.map((s) => s.waiting)),
 		},
 	};
 }
 
-/** What a shift stopped for memory leaves to report: deliveries, samples, memory, executions. */
+/**
+ * What a point stopped for memory leaves to report: deliveries, samples, executions, and memory up
+ * to the reading that passed the ceiling.
+ */
 function overloadedPoint(
 	settings: { name: string; env: Record<string, string> },
 	rate: number,
 	options: SoakOptions,
 	sent: number,
 	accepted: number,
-	stoppedAtS: number,
+	stopped: { atS: number; rssMb: number },
 	samples: SoakSample[],
 ): SoakPoint {
 	const none = { p50: NaN, p99: NaN, max: NaN };
 	const measured = samples.filter((s) => Number.isFinite(s.rssMb));
+	const warm = measured.filter((s) => s.atS * 1000 >= WARM_UP_MS);
 	const point: SoakPoint = {
 		settings: settings.name,
 		env: settings.env,
@@ -283,17 +306,17 @@ function overloadedPoint(
 		...sampledFigures(samples),
 		boardWrong: NaN,
 		memory: {
-			startMb: measured[0]?.rssMb ?? NaN,
-			endMb: measured.at(-1)?.rssMb ?? NaN,
-			peakMb: Math.max(...measured.map((s) => s.rssMb)),
+			startMb: (warm[0] ?? measured[0])?.rssMb ?? NaN,
+			endMb: stopped.rssMb,
+			peakMb: highest([...measured.map((s) => s.rssMb), stopped.rssMb]),
 			mbPerMinuteAfterWarmUp: NaN,
 		},
-		stoppedAtS,
+		stoppedAtS: stopped.atS,
 		samples,
 		held: false,
 	};
 	log(
-		`soak: ${settings.name}, ${rate} events/s: NOT held; stopped at ${stoppedAtS} s, ` +
+		`soak: ${settings.name}, ${rate} events/s: NOT held; stopped at ${stopped.atS} s, ` +
 			`${point.lost} of ${sent} lost until then, executions running ${point.executions.runningMax} at most`,
 	);
 	return point;
@@ -311,6 +334,9 @@ async function soakOne(
 	const target = await startTarget(sim, secret, env);
 	let stopping: Promise<void> | undefined;
 	const stopTarget = () => (stopping ??= target.stop());
+	const timers: NodeJS.Timeout[] = [];
+	let memoryWatch: NodeJS.Timeout | undefined;
+	let probes: NodeJS.Timeout | undefined;
 	try {
 		const { api } = target;
 		const pgid = target.n8n.pid;
@@ -325,34 +351,37 @@ async function soakOne(
 		sim.shift.start({ eventsPerSecond: rate, durationMs: shiftMs });
 
 		const sent: Array<Promise<unknown>> = [];
-		let pairs = 0;
 		// The last pair's late agent comes back before the shift ends.
-		const probes = setInterval(() => {
-			if (Date.now() - started + PROBE_OVER_MS < shiftMs) probePair(pairs++, sim, sent);
+		probes = setInterval(() => {
+			if (Date.now() - started + PROBE_OVER_MS < shiftMs) timers.push(...probePair(sim, sent));
 		}, PROBE_EVERY_MS);
 		const samples: SoakSample[] = [];
 		// Like the page: all rows first, then the rows after the last it has, less 200.
 		let lastId: number | undefined;
-		let stoppedAtS: number | undefined;
+		let stopped: { atS: number; rssMb: number } | undefined;
+		// A process group that is gone reads as 0 MB: not a measurement.
 		const rssMb = () => {
 			try {
-				return groupMemory(pgid).rssMb;
+				return groupMemory(pgid).rssMb || NaN;
 			} catch {
 				return NaN;
 			}
 		};
-		// On a timer of its own: an overloaded n8n stopped answering its API, and the samples with
-		// it, while its memory passed 20 GB. It is stopped too, since the executions it holds go on
-		// after the deliveries stop (7.8 GB 5 minutes in, 22.9 GB 9 minutes after the shift).
-		const memoryWatch = setInterval(() => {
-			if (stoppedAtS !== undefined || !(rssMb() > MEMORY_CEILING_MB)) return;
-			stoppedAtS = Math.round((Date.now() - started) / 1000);
-			log(
-				`soak: shift and n8n stopped at ${stoppedAtS} s, n8n's memory over ${MEMORY_CEILING_MB} MB`,
-			);
+		// On a timer of its own, from the shift's start to the point's end: an overloaded n8n stopped
+		// answering its API, and the samples with it, while its memory passed 20 GB, and the
+		// executions it held went on after the deliveries stopped (7.8 GB 5 minutes into the shift,
+		// 22.9 GB 9 minutes after it). Deliveries stop first, so none is sent to a stopping n8n.
+		memoryWatch = setInterval(() => {
+			const now = rssMb();
+			if (stopped || !(now > MEMORY_CEILING_MB)) return;
+			stopped = { atS: Math.round((Date.now() - started) / 1000), rssMb: now };
+			log(`soak: shift and n8n stopped at ${stopped.atS} s, n8n's memory ${Math.round(now)} MB`);
+			clearInterval(probes);
+			for (const timer of timers) clearTimeout(timer);
+			void sim.shift.stop();
 			void stopTarget();
 		}, 1000);
-		while (Date.now() - started < shiftMs && stoppedAtS === undefined) {
+		while (Date.now() - started < shiftMs && !stopped) {
 			const tick = Date.now();
 			const [wallboard, running, waiting] = await Promise.all([
 				timedGet(dataUrl, headers, lastId === undefined ? undefined : Math.max(0, lastId - 200)),
@@ -375,7 +404,6 @@ async function soakOne(
 				);
 			await sleep(Math.max(0, SAMPLE_EVERY_MS - (Date.now() - tick)));
 		}
-		clearInterval(memoryWatch);
 		clearInterval(probes);
 		await sim.shift.stop();
 		await Promise.all(sent);
@@ -383,116 +411,136 @@ async function soakOne(
 
 		const deliveries = sim.webhooks.deliveries.filter((d) => d.receiverId === receiver);
 		const accepted = deliveries.filter((d) => d.status === 200).map((d) => d.event);
-		if (stoppedAtS !== undefined)
-			return overloadedPoint(
+		const overloaded = () =>
+			overloadedPoint(
 				settings,
 				rate,
 				options,
 				deliveries.length,
 				accepted.length,
-				stoppedAtS,
+				stopped!,
 				samples,
 			);
-		// Drain: every accepted event saved, or 5 minutes.
-		const drainUntil = Date.now() + DRAIN_MS;
-		while ((await table.count()) < accepted.length && Date.now() < drainUntil) await sleep(5000);
-
-		const model = decide(accepted);
-		// Every probe's limit has passed by the shift's end; the shift's own pauses may still be open.
-		const observedUntil = Date.now() / 1000 - 5;
-		const expected = model.alerts.filter((alert) => alert.limit < observedUntil);
-		const lastLimit = Math.max(0, ...expected.map((alert) => alert.limit));
-		await sleep(Math.max(0, (lastLimit + 15) * 1000 - Date.now()));
-		const logged: LoggedAlert[] = (await readLog(path.join(folder, ALERT_LOG))).map(parseAlert);
-		const rows = await table.rows();
-
-		const key = (alert: { agentId: number; pauseId: number }) =>
-			`${alert.agentId}/${alert.pauseId}`;
-		const limits = new Map(expected.map((alert) => [key(alert), alert.limit]));
-		const seen = new Set<string>();
-		const lateMs: number[] = [];
-		let wrong = 0;
-		for (const alert of logged) {
-			const limit = limits.get(key(alert));
-			if (limit === undefined || seen.has(key(alert))) wrong++;
-			else {
-				seen.add(key(alert));
-				lateMs.push(alert.at - limit * 1000);
-			}
-		}
-
-		const eventSecond = new Map(
-			accepted.map(({ usuario_id, evento, t }) => [`${usuario_id} ${evento} ${t}`, t]),
-		);
-		const savedAfterSecond = rows.flatMap((row) => {
-			const t = eventSecond.get(
-				`${row.agentId} ${row.lastEvent} ${Date.parse(row.lastEventAt) / 1000}`,
-			);
-			return t === undefined ? [] : [Date.parse(row.createdAt) - (t + 1) * 1000];
-		});
-
-		// The whole table, as the page reads it on opening: 1000 rows a request.
-		const shown = new Map<number, { eventOrder: number; state: string }>();
-		for (let afterId = 0, more = true; more;) {
-			const answer = await timedGet(dataUrl, headers, afterId);
-			for (const agent of answer?.body.agents ?? []) {
-				const known = shown.get(agent.agentId);
-				if (!known || agent.eventOrder >= known.eventOrder) shown.set(agent.agentId, agent);
-			}
-			more = answer?.body.more === true && answer.body.lastId! > afterId;
-			afterId = answer?.body.lastId ?? afterId;
-		}
-		const boardWrong = [...model.latest].filter(
-			([agentId, event]) => shown.get(agentId)?.state !== event.estado,
-		).length;
-
-		const warm = samples.filter((s) => s.atS * 1000 >= WARM_UP_MS);
-		const point: Omit<SoakPoint, 'held'> = {
-			settings: settings.name,
-			env: settings.env,
-			rate,
-			minutes: options.minutes,
-			sent: deliveries.length,
-			accepted: accepted.length,
-			lost: deliveries.length - accepted.length,
-			savedAfterSecondMs: percentiles(savedAfterSecond),
-			unsaved: accepted.length - rows.length,
-			alerts: {
-				expected: expected.length,
-				alerted: seen.size,
-				missed: expected.length - seen.size,
-				wrong,
-				lateMs: percentiles(lateMs),
-			},
-			...sampledFigures(samples),
-			boardWrong,
-			memory: {
-				startMb: warm[0]?.rssMb ?? NaN,
-				endMb: samples.at(-1)?.rssMb ?? NaN,
-				peakMb: Math.max(...samples.map((s) => s.rssMb)),
-				mbPerMinuteAfterWarmUp: slopePerMinute(warm),
-			},
-			samples,
+		if (stopped) return overloaded();
+		// Waits after the shift end early once n8n is stopped for memory.
+		const sleepUntil = async (at: number, stepMs: number) => {
+			while (!stopped && Date.now() < at) await sleep(Math.min(stepMs, at - Date.now()));
 		};
-		const held =
-			point.lost === 0 &&
-			point.unsaved === 0 &&
-			point.alerts.missed === 0 &&
-			point.alerts.wrong === 0 &&
-			point.boardWrong === 0 &&
-			point.wallboard.failed === 0 &&
-			point.alerts.lateMs.p99 <= SOAK_GOALS.alertP99Ms &&
-			point.wallboard.p99 <= SOAK_GOALS.wallboardP99Ms &&
-			point.memory.mbPerMinuteAfterWarmUp <= SOAK_GOALS.memoryMbPerMinute;
-		log(
-			`soak: ${settings.name}, ${rate} events/s: ${held ? 'held' : 'NOT held'}; ` +
-				`${point.lost} lost, ${point.unsaved} unsaved, alerts ${seen.size}/${expected.length} ` +
-				`(${wrong} wrong, late p99 ${point.alerts.lateMs.p99} ms), wallboard p99 ` +
-				`${point.wallboard.p99.toFixed(0)} ms (${point.wallboard.failed} failed), board wrong ${point.boardWrong}, ` +
-				`memory ${point.memory.mbPerMinuteAfterWarmUp.toFixed(1)} MB/min after warm-up`,
-		);
-		return { ...point, held };
+
+		/** Nothing lost, every alert and the board right, against the model. */
+		const judge = async (): Promise<SoakPoint> => {
+			// Drain: every accepted event saved, or 5 minutes.
+			const drainUntil = Date.now() + DRAIN_MS;
+			while (!stopped && (await table.count()) < accepted.length && Date.now() < drainUntil)
+				await sleepUntil(Date.now() + 5000, 1000);
+
+			const model = decide(accepted);
+			// Every probe's limit has passed by the shift's end; the shift's own pauses may still be open.
+			const observedUntil = Date.now() / 1000 - 5;
+			const expected = model.alerts.filter((alert) => alert.limit < observedUntil);
+			const lastLimit = Math.max(0, ...expected.map((alert) => alert.limit));
+			await sleepUntil((lastLimit + 15) * 1000, 1000);
+			const logged: LoggedAlert[] = (await readLog(path.join(folder, ALERT_LOG))).map(parseAlert);
+			const rows = await table.rows();
+
+			const key = (alert: { agentId: number; pauseId: number }) =>
+				`${alert.agentId}/${alert.pauseId}`;
+			const limits = new Map(expected.map((alert) => [key(alert), alert.limit]));
+			const seen = new Set<string>();
+			const lateMs: number[] = [];
+			let wrong = 0;
+			for (const alert of logged) {
+				const limit = limits.get(key(alert));
+				if (limit === undefined || seen.has(key(alert))) wrong++;
+				else {
+					seen.add(key(alert));
+					lateMs.push(alert.at - limit * 1000);
+				}
+			}
+
+			const eventSecond = new Map(
+				accepted.map(({ usuario_id, evento, t }) => [`${usuario_id} ${evento} ${t}`, t]),
+			);
+			const savedAfterSecond = rows.flatMap((row) => {
+				const t = eventSecond.get(
+					`${row.agentId} ${row.lastEvent} ${Date.parse(row.lastEventAt) / 1000}`,
+				);
+				return t === undefined ? [] : [Date.parse(row.createdAt) - (t + 1) * 1000];
+			});
+
+			// The whole table, as the page reads it on opening: 1000 rows a request.
+			const shown = new Map<number, { eventOrder: number; state: string }>();
+			for (let afterId = 0, more = true; more;) {
+				const answer = await timedGet(dataUrl, headers, afterId);
+				for (const agent of answer?.body.agents ?? []) {
+					const known = shown.get(agent.agentId);
+					if (!known || agent.eventOrder >= known.eventOrder) shown.set(agent.agentId, agent);
+				}
+				more = answer?.body.more === true && answer.body.lastId! > afterId;
+				afterId = answer?.body.lastId ?? afterId;
+			}
+			const boardWrong = [...model.latest].filter(
+				([agentId, event]) => shown.get(agentId)?.state !== event.estado,
+			).length;
+
+			const warm = samples.filter((s) => s.atS * 1000 >= WARM_UP_MS);
+			const point: Omit<SoakPoint, 'held'> = {
+				settings: settings.name,
+				env: settings.env,
+				rate,
+				minutes: options.minutes,
+				sent: deliveries.length,
+				accepted: accepted.length,
+				lost: deliveries.length - accepted.length,
+				savedAfterSecondMs: percentiles(savedAfterSecond),
+				unsaved: accepted.length - rows.length,
+				alerts: {
+					expected: expected.length,
+					alerted: seen.size,
+					missed: expected.length - seen.size,
+					wrong,
+					lateMs: percentiles(lateMs),
+				},
+				...sampledFigures(samples),
+				boardWrong,
+				memory: {
+					startMb: warm[0]?.rssMb ?? NaN,
+					endMb: samples.at(-1)?.rssMb ?? NaN,
+					peakMb: highest(samples.map((s) => s.rssMb)),
+					mbPerMinuteAfterWarmUp: peakGrowthPerMinute(warm),
+				},
+				samples,
+			};
+			const held =
+				point.lost === 0 &&
+				point.unsaved === 0 &&
+				point.alerts.missed === 0 &&
+				point.alerts.wrong === 0 &&
+				point.boardWrong === 0 &&
+				point.wallboard.failed === 0 &&
+				point.alerts.lateMs.p99 <= SOAK_GOALS.alertP99Ms &&
+				point.wallboard.p99 <= SOAK_GOALS.wallboardP99Ms &&
+				point.memory.mbPerMinuteAfterWarmUp <= SOAK_GOALS.memoryMbPerMinute;
+			log(
+				`soak: ${settings.name}, ${rate} events/s: ${held ? 'held' : 'NOT held'}; ` +
+					`${point.lost} lost, ${point.unsaved} unsaved, alerts ${seen.size}/${expected.length} ` +
+					`(${wrong} wrong, late p99 ${point.alerts.lateMs.p99} ms), wallboard p99 ` +
+					`${point.wallboard.p99.toFixed(0)} ms (${point.wallboard.failed} failed), board wrong ${point.boardWrong}, ` +
+					`memory ${point.memory.mbPerMinuteAfterWarmUp.toFixed(1)} MB/min after warm-up`,
+			);
+			return { ...point, held };
+		};
+
+		const point = await judge().catch((error: unknown) => {
+			// n8n was stopped for memory while it saved or alerted its last events.
+			if (stopped) return undefined;
+			throw error;
+		});
+		return point && !stopped ? point : overloaded();
 	} finally {
+		clearInterval(memoryWatch);
+		clearInterval(probes);
+		for (const timer of timers) clearTimeout(timer);
 		await stopTarget();
 		await rm(folder, { recursive: true, force: true });
 	}

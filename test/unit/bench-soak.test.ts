@@ -1,9 +1,15 @@
 /**
  * The soak section of BENCHMARKS.md: a shift stopped because n8n's memory passed the ceiling
- * shows what was measured until then, never figures it could not measure.
+ * shows what was measured until then, never figures it could not measure; memory is called flat
+ * by its peaks, whatever moment garbage collection gives memory back.
  */
 import { soakSection } from '../../bench/report/soak';
-import type { SoakPoint, SoakResult } from '../../bench/scenarios/soak';
+import {
+	peakGrowthPerMinute,
+	SOAK_GOALS,
+	type SoakPoint,
+	type SoakResult,
+} from '../../bench/scenarios/soak';
 
 const none = { p50: NaN, p99: NaN, max: NaN };
 
@@ -46,4 +52,39 @@ it('shows a shift stopped for memory as not held, with its deliveries, execution
 	expect(row).toContain('1644 / 9');
 	expect(row).toMatch(/stopped at 410 s, memory over 12,000 MB/);
 	expect(row).not.toContain('NaN');
+});
+
+it('shows a point stopped after its shift by how long after, and memory it could not read as –', () => {
+	const late: SoakPoint = {
+		...stopped,
+		stoppedAtS: 700,
+		executions: { runningMax: NaN, waitingMax: NaN },
+		samples: [...stopped.samples, { atS: 405, rssMb: NaN, running: NaN, waiting: NaN }],
+	};
+	const lines = soakSection({ ...result, points: [late] });
+	expect(lines.join('\n')).toMatch(/n8n stopped 100 s after the shift, memory over 12,000 MB/);
+	expect(lines.join('\n')).not.toMatch(/NaN|Infinity/);
+});
+
+describe('memory growth after warm-up', () => {
+	const every5s = (rss: (atS: number) => number) =>
+		Array.from({ length: 97 }, (_, i) => ({ atS: 120 + 5 * i, rssMb: rss(120 + 5 * i) }));
+
+	it('is flat when memory climbs and is given back each cycle, wherever the drops fall', () => {
+		// A sawtooth: +1 MB a second, back to 600 MB every 100 s, the drops at any offset.
+		for (const offset of [0, 17, 33, 71, 99]) {
+			const growth = peakGrowthPerMinute(every5s((s) => 600 + ((s + offset) % 100)));
+			expect(Math.abs(growth)).toBeLessThan(1);
+		}
+	});
+
+	it('is the rise of the peaks when memory is never given back in full', () => {
+		// The same sawtooth on a floor rising 12 MB a minute.
+		const growth = peakGrowthPerMinute(every5s((s) => 600 + (s * 12) / 60 + (s % 100)));
+		expect(growth).toBeGreaterThan(SOAK_GOALS.memoryMbPerMinute);
+	});
+
+	it('is falling when the first big collection comes after warm-up', () => {
+		expect(peakGrowthPerMinute(every5s((s) => (s < 200 ? 1400 : 700)))).toBeLessThan(0);
+	});
 });

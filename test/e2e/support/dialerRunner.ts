@@ -5,10 +5,10 @@
  * so their executions stay in n8n's database for the secret scan at the end of the run.
  */
 import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import { request } from 'undici';
 
 import type { Credential, N8nApi, NodeSpec, WebhookWorkflow } from '../../../scripts/n8n/api';
-import { sleep } from '../../../scripts/n8n/dialer';
 import { startSimulator } from '../../../simulator';
 import type { DialerSimulator, RecordedRequest, SimulatorOptions } from '../../../simulator/types';
 import { connectN8n, registerSecret } from '../setup/connection';
@@ -140,12 +140,7 @@ export class DialerRunner {
 			const answer =
 				options.unansweredAfterMs === undefined
 					? await hook.post<Json[] | Json>(input)
-					: await this.answerOrExecution(
-							hook,
-							nodes.at(-1)!.name,
-							input,
-							options.unansweredAfterMs,
-						);
+					: await this.answerOrExecution(hook, input, options.unansweredAfterMs);
 			const items = Array.isArray(answer.body) ? answer.body : [answer.body];
 			const result: Run = { status: answer.status, items, requests: [...this.sim.requests] };
 			if (answer.status >= 500) {
@@ -160,24 +155,30 @@ export class DialerRunner {
 		}
 	}
 
-	/** n8n's answer, or after `waitMs` without one, the last node's items in the stored execution. */
+	/**
+	 * n8n's answer, or after `waitMs` without one, what it would have answered: the items of the
+	 * stored execution's last node.
+	 */
 	private async answerOrExecution(
 		hook: WebhookWorkflow,
-		lastNode: string,
 		input: Json,
 		waitMs: number,
 	): Promise<{ status: number; body: Json[] | Json }> {
 		const posted = hook.post<Json[] | Json>(input);
 		// Cut by undici after 300 s when it never comes.
 		posted.catch(() => undefined);
-		const answer = await Promise.race([posted, sleep(waitMs).then(() => undefined)]);
+		const patience = new AbortController();
+		const unanswered = delay(waitMs, undefined, { signal: patience.signal }).catch(() => undefined);
+		const answer = await Promise.race([posted, unanswered]).finally(() => patience.abort());
 		if (answer) return answer;
 		const [execution] = await this.api.waitForExecutions(hook.workflow.id, 1);
 		console.log(
 			`no answer from n8n within ${waitMs} ms; execution ${execution.id} ended ${execution.status}: items read from it`,
 		);
-		const { runData } = (execution.data as { resultData: { runData: RunData } }).resultData;
-		const items = runData[lastNode]?.at(-1)?.data?.main?.[0] ?? [];
+		const { runData, lastNodeExecuted } = (
+			execution.data as { resultData: { runData: RunData; lastNodeExecuted: string } }
+		).resultData;
+		const items = runData[lastNodeExecuted]?.at(-1)?.data?.main?.[0] ?? [];
 		return {
 			status: execution.status === 'success' ? 200 : 500,
 			body: items.map((item) => item.json),
