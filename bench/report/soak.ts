@@ -20,6 +20,9 @@ const memoryByMinute = (point: SoakPoint) =>
 		.map((sample) => (Number.isFinite(sample.rssMb) ? Math.round(sample.rssMb) : '–'))
 		.join(' → ');
 
+const perMinute = (value: number) =>
+	Number.isFinite(value) ? `${value.toFixed(1)} MB/min` : 'not measured (too short)';
+
 const count = (value: number) => (Number.isFinite(value) ? String(value) : '–');
 
 const stoppedWhen = (point: SoakPoint) =>
@@ -40,7 +43,7 @@ export function soakSection(result: SoakResult): string[] {
 		...result.points.map((p) =>
 			p.stoppedAtS !== undefined
 				? `| ${p.settings} (${env(p.env)}) | ${p.rate} | ${p.lost} of ${p.sent} until stopped / – | – | – | – | ${percentiles(p.wallboard)} (${p.wallboard.failed}) | – | ${count(p.executions.runningMax)} / ${count(p.executions.waitingMax)} | ${mb(p.memory.startMb)} → ${mb(p.memory.peakMb)} | ${verdict(false)}: ${stoppedWhen(p)}, memory over ${mb(result.memoryCeilingMb)} |`
-				: `| ${p.settings} (${env(p.env)}) | ${p.rate} | ${p.lost} / ${p.unsaved} | ${percentiles(p.savedAfterSecondMs)} | ${p.alerts.alerted} of ${p.alerts.expected}, ${p.alerts.wrong} wrong | ${percentiles(p.alerts.lateMs)} | ${percentiles(p.wallboard)} (${p.wallboard.failed}) | ${p.boardWrong} | ${count(p.executions.runningMax)} / ${count(p.executions.waitingMax)} | ${mb(p.memory.startMb)} → ${mb(p.memory.endMb)}, ${p.memory.mbPerMinuteAfterWarmUp.toFixed(1)} MB/min | ${verdict(p.held)} |`,
+				: `| ${p.settings} (${env(p.env)}) | ${p.rate} | ${p.lost} / ${p.unsaved} | ${percentiles(p.savedAfterSecondMs)} | ${p.alerts.alerted} of ${p.alerts.expected}, ${p.alerts.wrong} wrong | ${percentiles(p.alerts.lateMs)} | ${percentiles(p.wallboard)} (${p.wallboard.failed}) | ${p.boardWrong} | ${count(p.executions.runningMax)} / ${count(p.executions.waitingMax)} | ${mb(p.memory.startMb)} → ${mb(p.memory.endMb)}, ${perMinute(p.memory.mbPerMinuteAfterWarmUp)} | ${verdict(p.held)} |`,
 		),
 		'',
 		'Memory (RSS, MB) minute by minute:',

@@ -370,7 +370,8 @@ async function soakOne(
 		// On a timer of its own, from the shift's start to the point's end: an overloaded n8n stopped
 		// answering its API, and the samples with it, while its memory passed 20 GB, and the
 		// executions it held went on after the deliveries stopped (7.8 GB 5 minutes into the shift,
-		// 22.9 GB 9 minutes after it). Deliveries stop first, so none is sent to a stopping n8n.
+		// 22.9 GB 9 minutes after it). The shift stops first: no new delivery, though those in
+		// flight may still fail and count as lost.
 		memoryWatch = setInterval(() => {
 			const now = rssMb();
 			if (stopped || !(now > MEMORY_CEILING_MB)) return;
@@ -379,10 +380,13 @@ async function soakOne(
 			clearInterval(probes);
 			for (const timer of timers) clearTimeout(timer);
 			void sim.shift.stop();
-			void stopTarget();
+			// Its failure, if any, is met where the point ends and awaits the same stop.
+			stopTarget().catch(() => undefined);
 		}, 1000);
 		while (Date.now() - started < shiftMs && !stopped) {
 			const tick = Date.now();
+			// Memory first: the requests below may take up to 30 s from an overloaded n8n.
+			const memory = rssMb();
 			const [wallboard, running, waiting] = await Promise.all([
 				timedGet(dataUrl, headers, lastId === undefined ? undefined : Math.max(0, lastId - 200)),
 				api.executionCount(alerts.id, 'running').catch(() => NaN),
@@ -390,7 +394,7 @@ async function soakOne(
 			]);
 			const sample = {
 				atS: Math.round((tick - started) / 1000),
-				rssMb: rssMb(),
+				rssMb: memory,
 				running,
 				waiting,
 				wallboardMs: wallboard?.ms,

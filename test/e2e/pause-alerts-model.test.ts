@@ -166,10 +166,13 @@ describe('live over-limit pause alerts and the agent board on a generated shift,
 	});
 
 	it('fails no execution (successful ones are not saved, as set after the paste)', async () => {
-		const executions = await api.listExecutions(alerts.workflow.id);
-		// The copies' cleanup, every 10 minutes, may be running at this moment.
-		const ended = executions.filter((execution) => execution.status !== 'running');
-		expect(ended.map((execution) => execution.status)).toEqual([]);
+		// The copies' cleanup, every 10 minutes, may be running at this moment: wait for its end.
+		let executions = await api.listExecutions(alerts.workflow.id);
+		for (let i = 0; i < 60 && executions.some((e) => e.status === 'running'); i++) {
+			await sleep(500);
+			executions = await api.listExecutions(alerts.workflow.id);
+		}
+		expect(executions.map((execution) => execution.status)).toEqual([]);
 	});
 
 	it("shows each agent's latest event on the agent board", async () => {
