@@ -337,6 +337,10 @@ async function soakOne(
 	const timers: NodeJS.Timeout[] = [];
 	let memoryWatch: NodeJS.Timeout | undefined;
 	let probes: NodeJS.Timeout | undefined;
+	const stopProbes = () => {
+		clearInterval(probes);
+		for (const timer of timers) clearTimeout(timer);
+	};
 	try {
 		const { api } = target;
 		const pgid = target.n8n.pid;
@@ -377,8 +381,7 @@ async function soakOne(
 			if (stopped || !(now > MEMORY_CEILING_MB)) return;
 			stopped = { atS: Math.round((Date.now() - started) / 1000), rssMb: now };
 			log(`soak: shift and n8n stopped at ${stopped.atS} s, n8n's memory ${Math.round(now)} MB`);
-			clearInterval(probes);
-			for (const timer of timers) clearTimeout(timer);
+			stopProbes();
 			void sim.shift.stop();
 			// Its failure, if any, is met where the point ends and awaits the same stop.
 			stopTarget().catch(() => undefined);
@@ -543,8 +546,7 @@ async function soakOne(
 		return point && !stopped ? point : overloaded();
 	} finally {
 		clearInterval(memoryWatch);
-		clearInterval(probes);
-		for (const timer of timers) clearTimeout(timer);
+		stopProbes();
 		await stopTarget();
 		await rm(folder, { recursive: true, force: true });
 	}
