@@ -18,6 +18,7 @@ import {
 } from './access';
 import { countedSubtitle } from '../shared/subtitle';
 import { isAddressAllowed } from './addresses';
+import { DialerClocks } from './dialerClock';
 import { AGENT_EVENTS, checkPayload, isKnownEventCode } from './events';
 import { freshnessProblem, limitSeconds } from './freshness';
 import { buildEventItem } from './output';
@@ -31,6 +32,7 @@ const SECRET_RECHECK_MS = 1_000;
 
 const secretCache = new SecretDigestCache(SECRET_CACHE_TTL_MS, SECRET_RECHECK_MS);
 const refusals = new RefusalCounter(60_000);
+const dialerClocks = new DialerClocks();
 
 export class DialerTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -99,11 +101,9 @@ export class DialerTrigger implements INodeType {
 		};
 
 		const node = this.getNode();
+		const trigger = `Dialer Trigger "${node.name}" (workflow ${this.getWorkflow().id})`;
 		const refuse = (status: number, refusal: Refusal, error: string): IWebhookResponseData => {
-			const line = refusals.count(
-				`Dialer Trigger "${node.name}" (workflow ${this.getWorkflow().id})`,
-				refusal,
-			);
+			const line = refusals.count(trigger, refusal);
 			if (line) this.logger.warn(line);
 			return answer(status, { error });
 		};
@@ -128,7 +128,10 @@ export class DialerTrigger implements INodeType {
 		const check = checkPayload(this.getBodyData());
 		if (!check.valid) return answer(400, { error: `Not a dialer agent event: ${check.reason}` });
 		const { payload } = check;
-		const stale = freshnessProblem(payload.t, Date.now() / 1000, {
+		const arrival = DateTime.now();
+		const clock = dialerClocks.for(trigger).observe(payload.t, arrival.toMillis());
+		if (clock.newSkew) this.logger.warn(`${trigger}: ${clock.warning}`);
+		const stale = freshnessProblem(payload.t, arrival.toMillis() / 1000, {
 			maxAgeSeconds: limitSeconds(options.maxEventAge),
 			maxAheadSeconds: limitSeconds(options.maxEventAhead),
 		});
@@ -145,7 +148,7 @@ export class DialerTrigger implements INodeType {
 			return answer(200, { received: true, ignored: 'agent not selected' });
 		}
 
-		const item = buildEventItem(payload, this.getTimezone(), DateTime.now());
+		const item = buildEventItem(payload, this.getTimezone(), arrival, clock);
 		return {
 			...answer(200, { received: true }),
 			workflowData: [this.helpers.returnJsonArray(item)],

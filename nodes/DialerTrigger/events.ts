@@ -87,11 +87,29 @@ function isNonNegativeInteger(value: number | undefined): value is number {
 	return value !== undefined && Number.isSafeInteger(value) && value >= 0;
 }
 
-// The last second a date can hold (year 275760); past it the item's time would be null.
-const LAST_UNIX_SECOND = 8_640_000_000_000;
+const WHOLE_SECONDS = 'a Unix time in whole seconds';
+
+// Year 5138 in seconds, 1973 in milliseconds: a larger time is a dialer sending milliseconds, up
+// to year 5138 in milliseconds.
+const FIRST_MILLISECOND_TIME = 100_000_000_000;
+const LAST_MILLISECOND_TIME = 100_000_000_000_000;
 
 function isUnixSeconds(value: number | undefined): value is number {
-	return isNonNegativeInteger(value) && value <= LAST_UNIX_SECOND;
+	return isNonNegativeInteger(value) && value < FIRST_MILLISECOND_TIME;
+}
+
+/** Why a time is not the contract's Unix seconds, naming the field. */
+function timeProblem(field: string, value: number | undefined): string {
+	if (
+		isNonNegativeInteger(value) &&
+		value >= FIRST_MILLISECOND_TIME &&
+		value < LAST_MILLISECOND_TIME
+	)
+		return (
+			`"${field}" is ${value}, which reads as Unix milliseconds: the dialer must send Unix ` +
+			'seconds (10 digits)'
+		);
+	return `"${field}" must be ${WHOLE_SECONDS} (a number or digits)`;
 }
 
 /** Absent, null or blank: a server that leaves out an optional field sends one of these. */
@@ -100,8 +118,6 @@ function isAbsent(value: unknown): boolean {
 		value === undefined || value === null || (typeof value === 'string' && value.trim() === '')
 	);
 }
-
-const WHOLE_SECONDS = 'a Unix time in whole seconds';
 
 /** The numbers each event adds (contract, Event catalogue), and what each must be. */
 const EXTRA_NUMBERS: Record<string, Record<string, string>> = {
@@ -137,9 +153,7 @@ export function checkPayload(body: unknown): PayloadCheck {
 		return { valid: false, reason: '"estado" must be a non-empty string' };
 	}
 	const t = readNumber(body.t);
-	if (!isUnixSeconds(t)) {
-		return { valid: false, reason: `"t" must be ${WHOLE_SECONDS} (a number or digits)` };
-	}
+	if (!isUnixSeconds(t)) return { valid: false, reason: timeProblem('t', t) };
 	const agentId = readNumber(body.usuario_id);
 	if (!isNonNegativeInteger(agentId)) {
 		return { valid: false, reason: '"usuario_id" must be an agent ID (a number or digits)' };
@@ -154,8 +168,9 @@ export function checkPayload(body: unknown): PayloadCheck {
 	for (const [field, meaning] of Object.entries(EXTRA_NUMBERS[body.evento] ?? {})) {
 		if (isAbsent(body[field])) continue;
 		const value = readNumber(body[field]);
-		const valid = meaning === WHOLE_SECONDS ? isUnixSeconds(value) : value !== undefined;
-		if (!valid)
+		if (meaning === WHOLE_SECONDS && !isUnixSeconds(value))
+			return { valid: false, reason: timeProblem(field, value) };
+		if (value === undefined)
 			return { valid: false, reason: `"${field}" must be ${meaning} (a number or digits)` };
 		payload[field] = value;
 	}

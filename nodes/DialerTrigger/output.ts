@@ -1,21 +1,17 @@
 import { DateTime } from 'luxon';
 import type { IDataObject } from 'n8n-workflow';
 
+import type { ClockReading } from './dialerClock';
 import type { AgentEventPayload } from './events';
 
 /** ISO 8601 in the workflow's timezone, so times read the same as in the rest of the workflow. */
-function isoFromUnixSeconds(seconds: number, timezone: string): string | null {
-	return DateTime.fromSeconds(seconds, { zone: timezone }).toISO();
+function isoFromUnixSeconds(seconds: number, timezone: string, offsetMs = 0): string | null {
+	return DateTime.fromMillis(seconds * 1000 + offsetMs, { zone: timezone }).toISO();
 }
 
 /** A number `checkPayload` read; absent, null or blank reads as null. */
 function optionalNumber(value: unknown): number | null {
 	return typeof value === 'number' ? value : null;
-}
-
-function optionalTime(value: unknown, timezone: string): string | null {
-	const seconds = optionalNumber(value);
-	return seconds === null ? null : isoFromUnixSeconds(seconds, timezone);
 }
 
 /** A duration limit; 0 or less means "no limit" (a dialer sends 0 for a pause without one). */
@@ -24,44 +20,91 @@ function durationLimit(value: unknown): number | null {
 	return seconds !== null && seconds > 0 ? seconds : null;
 }
 
+/** The Unix seconds of the event's dialer times that a workflow may wait for or show. */
+interface DialerTimes {
+	eventTime: number;
+	pauseStartedAt?: number;
+	maxDurationReachedAt?: number | null;
+	minDurationReachedAt?: number | null;
+	callStartedAt?: number;
+}
+
+const MISSING_START =
+	'The dialer sent no udate (the start of the pause or call): the event time t is used instead';
+
 /**
- * When a pause that started at `udate` reaches a limit of `limit` seconds; null if either is
- * absent or the pause has no such limit.
+ * The dialer's times of an event. A pause or call without `udate` started at its event time: the
+ * dialer sends each event as it happens. Returns the note saying so, if it was needed.
  */
-function limitReachedAt(udate: unknown, limit: unknown, timezone: string): string | null {
-	const start = optionalNumber(udate);
-	const seconds = durationLimit(limit);
-	return start === null || seconds === null ? null : isoFromUnixSeconds(start + seconds, timezone);
+function dialerTimes(payload: AgentEventPayload): { times: DialerTimes; note?: string } {
+	const start = optionalNumber(payload.udate);
+	const times: DialerTimes = { eventTime: payload.t };
+	if (payload.evento === 'agente.pause_in') {
+		const started = start ?? payload.t;
+		const limitAt = (limit: unknown) => {
+			const seconds = durationLimit(limit);
+			return seconds === null ? null : started + seconds;
+		};
+		times.pauseStartedAt = started;
+		times.maxDurationReachedAt = limitAt(payload.durmax);
+		times.minDurationReachedAt = limitAt(payload.durmin);
+	} else if (payload.evento === 'agente.busy') {
+		times.callStartedAt = start ?? payload.t;
+	} else {
+		return { times };
+	}
+	return start === null ? { times, note: MISSING_START } : { times };
+}
+
+/** The same times as ISO text, shifted by `offsetMs` onto another clock. */
+function timesAsText(times: DialerTimes, timezone: string, offsetMs = 0): IDataObject {
+	return Object.fromEntries(
+		Object.entries(times).map(([name, seconds]) => [
+			name,
+			typeof seconds === 'number' ? isoFromUnixSeconds(seconds, timezone, offsetMs) : null,
+		]),
+	);
 }
 
 /**
  * The item a workflow receives: readable English fields first, then every field of the
  * delivery as `checkPayload` read it (they win on a name clash, so nothing the server sent is
  * lost; only numbers sent as text arrive as numbers).
+ *
+ * Times are the dialer's, as it sent them; `n8nClock` gives the same moments on n8n's clock
+ * (the dialer's plus the offset measured from recent deliveries, in whole seconds), the ones to
+ * wait for in a Wait node or compare with `$now`.
  */
 export function buildEventItem(
 	payload: AgentEventPayload,
 	timezone: string,
 	receivedAt: DateTime,
+	clock: Pick<ClockReading, 'offsetSeconds' | 'warning'> = { offsetSeconds: 0 },
 ): IDataObject {
+	const { times, note } = dialerTimes(payload);
+	const text = timesAsText(times, timezone);
 	const readable: IDataObject = {
 		event: payload.evento,
 		state: payload.estado,
 		agentId: payload.usuario_id,
-		eventTime: isoFromUnixSeconds(payload.t, timezone),
+		eventTime: text.eventTime,
 		receivedAt: receivedAt.setZone(timezone).toISO(),
 	};
 	if (payload.evento === 'agente.pause_in') {
 		readable.pauseId = payload.pausa_id ?? null;
-		readable.pauseStartedAt = optionalTime(payload.udate, timezone);
+		readable.pauseStartedAt = text.pauseStartedAt;
 		readable.maxDurationSeconds = durationLimit(payload.durmax);
 		readable.minDurationSeconds = durationLimit(payload.durmin);
-		// The moments a workflow waits for (e.g. a Wait node "At Specified Time"), so it needs no date
-		// maths.
-		readable.maxDurationReachedAt = limitReachedAt(payload.udate, payload.durmax, timezone);
-		readable.minDurationReachedAt = limitReachedAt(payload.udate, payload.durmin, timezone);
+		// The moments a workflow waits for, so it needs no date maths.
+		readable.maxDurationReachedAt = text.maxDurationReachedAt;
+		readable.minDurationReachedAt = text.minDurationReachedAt;
 	} else if (payload.evento === 'agente.busy') {
-		readable.callStartedAt = optionalTime(payload.udate, timezone);
+		readable.callStartedAt = text.callStartedAt;
 	}
+	readable.dialerClockOffsetSeconds = clock.offsetSeconds;
+	// Whole seconds, as `t` is: a dialer in step gets the very same times.
+	readable.n8nClock = timesAsText(times, timezone, clock.offsetSeconds * 1000);
+	const warnings = [clock.warning, note].filter((warning) => warning !== undefined);
+	if (warnings.length > 0) readable.warnings = warnings;
 	return { ...readable, ...payload };
 }

@@ -140,8 +140,8 @@ describe('numbers the dialer sends as text', () => {
 		['udate', 'agente.pause_in', 'soon', 'a Unix time in whole seconds'],
 		['udate', 'agente.pause_in', '1763799700.5', 'a Unix time in whole seconds'],
 		['udate', 'agente.busy', -5, 'a Unix time in whole seconds'],
-		// Past the last date a date can hold (year 275760): its time would be null.
-		['udate', 'agente.busy', '99999999999999', 'a Unix time in whole seconds'],
+		// Past year 5138 even in milliseconds: no time at all.
+		['udate', 'agente.busy', '999999999999999', 'a Unix time in whole seconds'],
 		['durmax', 'agente.pause_in', '15 min', 'seconds'],
 		['durmin', 'agente.pause_in', { s: 60 }, 'seconds'],
 	])('refuses %s of %s when it is %j, naming the field', (field, evento, value, meaning) => {
@@ -151,12 +151,27 @@ describe('numbers the dialer sends as text', () => {
 		});
 	});
 
-	it('refuses a t past the last date a date can hold, as its eventTime would be null', () => {
-		expect(checkPayload({ ...valid, t: '99999999999999' })).toEqual({
+	it.each([
+		['t', 'agente.login', 1_764_612_345_678],
+		['t', 'agente.login', '1764612345678'],
+		['udate', 'agente.pause_in', 1_764_612_345_000],
+		['udate', 'agente.busy', '1764612345000'],
+	])(
+		'refuses %s of %s sent in milliseconds (%j), saying the dialer must send seconds',
+		(field, evento, value) => {
+			expect(checkPayload({ ...valid, evento, [field]: value })).toEqual({
+				valid: false,
+				reason: `"${field}" is ${Number(value)}, which reads as Unix milliseconds: the dialer must send Unix seconds (10 digits)`,
+			});
+		},
+	);
+
+	it('takes every time up to year 5138 as seconds, and a later one as not a time', () => {
+		expect(checkPayload({ ...valid, t: 99_999_999_999 }).valid).toBe(true);
+		expect(checkPayload({ ...valid, t: '999999999999999' })).toEqual({
 			valid: false,
 			reason: '"t" must be a Unix time in whole seconds (a number or digits)',
 		});
-		expect(checkPayload({ ...valid, t: 8_640_000_000_000 }).valid).toBe(true);
 	});
 
 	it('passes fields the contract does not define for the event through as sent', () => {

@@ -24,6 +24,8 @@ describe('the item a workflow receives', () => {
 			agentId: 42,
 			eventTime: '2025-11-22T08:26:40.000Z',
 			receivedAt: '2025-11-22T08:26:41.250Z',
+			dialerClockOffsetSeconds: 0,
+			n8nClock: { eventTime: '2025-11-22T08:26:40.000Z' },
 			...login,
 		});
 	});
@@ -72,11 +74,8 @@ describe('the item a workflow receives', () => {
 			maxDurationReachedAt: null,
 			minDurationReachedAt: null,
 		});
-		expect(
-			buildEventItem({ ...pause, pausa_id: undefined, udate: 'soon' }, 'UTC', receivedAt),
-		).toMatchObject({
+		expect(buildEventItem({ ...pause, pausa_id: undefined }, 'UTC', receivedAt)).toMatchObject({
 			pauseId: null,
-			pauseStartedAt: null,
 		});
 	});
 
@@ -119,17 +118,45 @@ describe('the item a workflow receives', () => {
 		});
 	});
 
-	it('gives no limit moments when the pause start is missing, even if the limits are there', () => {
-		const pause = pauseIn({
-			pausa_id: 1,
-			durmax: 900,
-			durmin: 300,
-		});
+	it('starts a pause sent without udate at its event time t, and says so on the item', () => {
+		const pause = pauseIn({ pausa_id: 1, durmax: 900, durmin: 300 });
 		expect(buildEventItem(pause, 'UTC', receivedAt)).toMatchObject({
+			pauseStartedAt: '2025-11-22T08:26:40.000Z',
 			maxDurationSeconds: 900,
-			maxDurationReachedAt: null,
-			minDurationReachedAt: null,
+			maxDurationReachedAt: '2025-11-22T08:41:40.000Z',
+			minDurationReachedAt: '2025-11-22T08:31:40.000Z',
+			warnings: [
+				'The dialer sent no udate (the start of the pause or call): the event time t is used instead',
+			],
 		});
+		expect(buildEventItem(pauseIn({ udate: 1763799700 }), 'UTC', receivedAt)).not.toHaveProperty(
+			'warnings',
+		);
+	});
+
+	it("gives every time on n8n's clock too, moved by the dialer's measured clock offset", () => {
+		const pause = pauseIn({ pausa_id: 1, udate: 1763799700, durmax: 900 });
+		const item = buildEventItem(pause, 'UTC', receivedAt, { offsetSeconds: 6 });
+		expect(item).toMatchObject({
+			eventTime: '2025-11-22T08:26:40.000Z',
+			maxDurationReachedAt: '2025-11-22T08:36:40.000Z',
+			dialerClockOffsetSeconds: 6,
+			n8nClock: {
+				eventTime: '2025-11-22T08:26:46.000Z',
+				pauseStartedAt: '2025-11-22T08:21:46.000Z',
+				maxDurationReachedAt: '2025-11-22T08:36:46.000Z',
+				minDurationReachedAt: null,
+			},
+		});
+	});
+
+	it('passes a clock warning on to the item', () => {
+		const item = buildEventItem(login, 'UTC', receivedAt, {
+			offsetSeconds: -10_800,
+			warning: 'skewed',
+		});
+		expect(item.warnings).toEqual(['skewed']);
+		expect(item.n8nClock).toEqual({ eventTime: '2025-11-22T05:26:40.000Z' });
 	});
 
 	it('gives a busy agent the time the call started', () => {

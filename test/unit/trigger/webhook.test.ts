@@ -155,3 +155,34 @@ describe('the cost of one delivery', () => {
 		expect(meanMs).toBeLessThan(1);
 	});
 });
+
+describe('a dialer whose clock is off', () => {
+	it("names the skew once in n8n's log and on every item, and gives the maximum on n8n's clock", async () => {
+		const credentialId = 'cred-skewed-clock';
+		const behindSeconds = 3 * 3600;
+		const now = Math.floor(Date.now() / 1000);
+		const pause = {
+			estado: 'paused',
+			evento: 'agente.pause_in',
+			usuario_id: 42,
+			pausa_id: 1,
+			t: now - behindSeconds,
+			udate: now - behindSeconds,
+			durmax: 600,
+		};
+		const deliveries = [0, 1].map(() =>
+			fakeWebhookFunctions({ body: pause, credentialId, timezone: 'UTC' }),
+		);
+		const items = [];
+		for (const { call } of deliveries) items.push(...startedItems(await call()));
+		const warnings = deliveries.flatMap(({ warn }) => warn.mock.calls.map(([line]) => line));
+		expect(warnings).toEqual([expect.stringContaining("10800 s behind n8n's")]);
+		for (const item of items) {
+			expect(item.dialerClockOffsetSeconds).toBe(behindSeconds);
+			expect(item.warnings).toEqual([expect.stringContaining('10800 s behind')]);
+			expect(
+				Date.parse((item.n8nClock as { maxDurationReachedAt: string }).maxDurationReachedAt),
+			).toBe((now + 600) * 1000);
+		}
+	});
+});

@@ -1,0 +1,88 @@
+/**
+ * The dialer's clock as seen from n8n: how far n8n's clock is ahead of the dialer's, read from
+ * the deliveries themselves.
+ *
+ * A delivery arrives after its event happened, and `t` is the event's second rounded down, so
+ * `arrival − t` is never less than the offset between the two clocks: it is the offset plus the
+ * delivery's delay plus the part of the second `t` dropped. The smallest value over recent
+ * deliveries is therefore the offset or a little more, never less but for a dialer whose clock
+ * was just set back; shown in whole seconds, it is within a second of it. Recent means the last
+ * few minutes: a dialer whose clock is corrected is followed within that window.
+ */
+
+/** How long one bucket of the minimum covers, and how many buckets make the window. */
+const BUCKET_MS = 60_000;
+const BUCKETS = 3;
+
+/** A skew beyond this many seconds is named in n8n's log and on the items. */
+export const SKEW_WARNING_SECONDS = 5;
+
+interface Bucket {
+	index: number;
+	smallestMs: number;
+}
+
+export interface ClockReading {
+	/** n8n's clock minus the dialer's, whole seconds: add it to a dialer time to get n8n's. */
+	offsetSeconds: number;
+	/** Set when the skew is beyond `SKEW_WARNING_SECONDS`: what it means, for users. */
+	warning?: string;
+	/** True for the delivery that first shows a skew (or a new one): the moment to log it. */
+	newSkew: boolean;
+}
+
+/** What a skew means, in words for the item and the log. */
+export function skewWarning(offsetSeconds: number): string {
+	const direction = offsetSeconds > 0 ? 'behind' : 'ahead of';
+	return (
+		`Deliveries arrive as if the dialer's clock were ${Math.abs(offsetSeconds)} s ${direction} ` +
+		"n8n's: the dialer's clock is off, or n8n takes deliveries late. Times on n8n's clock are " +
+		'in n8nClock; set the dialer server to network time (NTP)'
+	);
+}
+
+/** The offset of one trigger's dialer, from the deliveries of the last few minutes. */
+export class DialerClock {
+	private readonly buckets: Bucket[] = [];
+	private warnedSeconds: number | undefined;
+
+	/** Takes one delivery (`t` in Unix seconds, arrival in ms) and returns the offset now. */
+	observe(t: number, arrivalMs: number): ClockReading {
+		const index = Math.floor(arrivalMs / BUCKET_MS);
+		const sampleMs = arrivalMs - t * 1000;
+		const current = this.buckets.at(-1);
+		if (current?.index === index) current.smallestMs = Math.min(current.smallestMs, sampleMs);
+		else this.buckets.push({ index, smallestMs: sampleMs });
+		while (this.buckets.length > 0 && this.buckets[0].index <= index - BUCKETS)
+			this.buckets.shift();
+		const offsetMs = Math.min(...this.buckets.map((bucket) => bucket.smallestMs));
+		// Whole seconds, less the half second `t` drops on average: a dialer in step shows 0.
+		const offsetSeconds = Math.round((offsetMs - 500) / 1000) || 0;
+		const skewed = Math.abs(offsetSeconds) > SKEW_WARNING_SECONDS;
+		const newSkew =
+			skewed &&
+			(this.warnedSeconds === undefined ||
+				Math.abs(offsetSeconds - this.warnedSeconds) > SKEW_WARNING_SECONDS);
+		if (newSkew) this.warnedSeconds = offsetSeconds;
+		if (!skewed) this.warnedSeconds = undefined;
+		return {
+			offsetSeconds,
+			newSkew,
+			...(skewed ? { warning: skewWarning(offsetSeconds) } : {}),
+		};
+	}
+}
+
+/** One clock per trigger (workflow and node), for as long as this n8n process runs. */
+export class DialerClocks {
+	private readonly clocks = new Map<string, DialerClock>();
+
+	for(trigger: string): DialerClock {
+		let clock = this.clocks.get(trigger);
+		if (!clock) {
+			clock = new DialerClock();
+			this.clocks.set(trigger, clock);
+		}
+		return clock;
+	}
+}

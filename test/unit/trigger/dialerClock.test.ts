@@ -1,0 +1,76 @@
+import { DialerClock, SKEW_WARNING_SECONDS } from '../../../nodes/DialerTrigger/dialerClock';
+
+/** 2026-12-01 12:00:00 UTC, Unix seconds. */
+const NOON = 1_796_126_400;
+
+/** A delivery of an event at dialer second `t`, arriving `afterMs` after n8n's `t + offset`. */
+const arrival = (t: number, offsetSeconds: number, afterMs: number) =>
+	(t + offsetSeconds) * 1000 + afterMs;
+
+describe("the dialer's clock offset, read from deliveries", () => {
+	it('is 0 for a dialer in step, whatever part of its second an event happened in', () => {
+		const clock = new DialerClock();
+		for (const [i, afterMs] of [0, 999, 450, 80, 990].entries()) {
+			const reading = clock.observe(NOON + i, arrival(NOON + i, 0, afterMs));
+			expect(reading.offsetSeconds).toBe(0);
+			expect(reading.warning).toBeUndefined();
+		}
+	});
+
+	it.each([6, 10, -7, 10_800, -10_800])(
+		'is %i s for a dialer that far behind (ahead, when negative), and warns once',
+		(offsetSeconds) => {
+			const clock = new DialerClock();
+			const readings = [0, 1, 2, 3].map((i) =>
+				clock.observe(NOON + i, arrival(NOON + i, offsetSeconds, 40 + i * 200)),
+			);
+			expect(readings.map((reading) => reading.offsetSeconds)).toEqual([
+				offsetSeconds,
+				offsetSeconds,
+				offsetSeconds,
+				offsetSeconds,
+			]);
+			expect(readings.map((reading) => reading.newSkew)).toEqual([true, false, false, false]);
+			expect(readings[3].warning).toContain(`${Math.abs(offsetSeconds)} s`);
+		},
+	);
+
+	it('takes late deliveries for what they are: the smallest delay of recent ones counts', () => {
+		const clock = new DialerClock();
+		clock.observe(NOON, arrival(NOON, 0, 100));
+		// n8n took these 40 s late: the offset stays what the prompt delivery showed.
+		for (let i = 1; i <= 20; i++)
+			expect(clock.observe(NOON + i, arrival(NOON + i, 0, 40_000)).offsetSeconds).toBe(0);
+	});
+
+	it('never puts a time on n8n’s clock more than a second before the true offset', () => {
+		for (const trueOffsetMs of [0, 400, 600, 999, 6_000, 6_499, 6_501, -6_200]) {
+			const clock = new DialerClock();
+			let reading = clock.observe(NOON, NOON * 1000 + trueOffsetMs + 1);
+			for (let i = 1; i < 10; i++)
+				reading = clock.observe(NOON + i, (NOON + i) * 1000 + trueOffsetMs + i * 97);
+			expect(reading.offsetSeconds * 1000).toBeGreaterThan(trueOffsetMs - 1000);
+			expect(reading.offsetSeconds * 1000).toBeLessThan(trueOffsetMs + 1000);
+		}
+	});
+
+	it('follows a dialer whose clock is corrected, within a few minutes', () => {
+		const clock = new DialerClock();
+		clock.observe(NOON, arrival(NOON, 30, 50));
+		expect(clock.observe(NOON + 60, arrival(NOON + 60, 30, 50)).offsetSeconds).toBe(30);
+		// Set to network time: later deliveries show 0, and the old minimum ages out.
+		const later = NOON + 400;
+		expect(clock.observe(later, arrival(later, 0, 50))).toEqual({
+			offsetSeconds: 0,
+			newSkew: false,
+		});
+	});
+
+	it(`warns again only when the skew moves by more than ${SKEW_WARNING_SECONDS} s`, () => {
+		const clock = new DialerClock();
+		expect(clock.observe(NOON, arrival(NOON, 20, 10)).newSkew).toBe(true);
+		expect(clock.observe(NOON + 1, arrival(NOON + 1, 20, 10)).newSkew).toBe(false);
+		// Clock set forward by 10 s more: a new skew, named again.
+		expect(clock.observe(NOON + 2, arrival(NOON + 2, 9, 10)).newSkew).toBe(true);
+	});
+});
