@@ -18,6 +18,8 @@ export const AGENT_TABLE_COLUMNS = [
 	{ name: 'pauseId', type: 'string' },
 	{ name: 'pauseStartedAt', type: 'string' },
 	{ name: 'pauseLimitAt', type: 'string' },
+	{ name: 'endsPause', type: 'number' },
+	{ name: 'receivedAtMs', type: 'number' },
 ] as const;
 
 /** The most rows n8n 1.123 returns for one request (2.41: 250). */
@@ -34,6 +36,8 @@ export interface AgentRow {
 	pauseId: string | null;
 	pauseStartedAt: string | null;
 	pauseLimitAt: string | null;
+	endsPause: number;
+	receivedAtMs: number;
 	/** When n8n saved the row (a column of every data table). */
 	createdAt: string;
 }

@@ -420,6 +420,8 @@ function agentRow(agentId: number, index: number, now: number): Omit<AgentRow, '
 		pauseId: paused ? '1' : null,
 		pauseStartedAt: paused ? at(since) : null,
 		pauseLimitAt: paused ? at(since + 900) : null,
+		endsPause: paused || state === 'offline' ? 1 : 0,
+		receivedAtMs: since * 1000,
 	};
 }
 

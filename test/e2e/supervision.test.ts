@@ -316,6 +316,8 @@ describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)
 					pauseId: null,
 					pauseStartedAt: null,
 					pauseLimitAt: null,
+					endsPause: state === 'logout' ? 1 : 0,
+					receivedAtMs: (now - secondsAgo) * 1000,
 				};
 			};
 			const HOUR = 3600;

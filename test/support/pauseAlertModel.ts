@@ -4,11 +4,12 @@
  * property test and the e2e test in real n8n.
  *
  * The model: an agent's events are ordered by the dialer's time `t`, and events of one second by
- * their meaning (the order examples/README.md gives). A pause with a maximum (`durmax`) is alerted
- * when it is still the agent's latest event at its limit (`udate` + `durmax`): no event of the
- * agent ordered after it has a `t` before the limit (`t` is whole seconds, so an event stamped
- * with the limit's second happened at the limit or after). Each agent's board row is its latest
- * event.
+ * their meaning (the order examples/README.md gives). A pause ends only as the contract says: a
+ * resume, a logout, a new pause, or a login in any state but paused; a call rung, taken or ended
+ * inside it leaves it running. A pause with a maximum (`durmax`) is alerted when nothing ended it
+ * before its limit (`udate` + `durmax`): no ending event of the agent ordered after it has a `t`
+ * before the limit (`t` is whole seconds, so an event stamped with the limit's second happened at
+ * the limit or after). Each agent's board row is its latest event.
  */
 import fc from 'fast-check';
 
@@ -37,6 +38,12 @@ const STATE_AFTER: Record<EventCode, string> = {
 };
 
 const rank = (event: AgentEvent) => SAME_SECOND_ORDER.indexOf(event.evento as EventCode);
+
+/** Whether an event ends the pause before it (contract: pause_out, logout, a new pause). */
+export function endsPause(event: AgentEvent): boolean {
+	if (event.evento === 'agente.login') return event.estado !== 'paused';
+	return ['agente.pause_in', 'agente.pause_out', 'agente.logout'].includes(event.evento);
+}
 
 /** Negative when `a` comes before `b` in its agent's timeline. */
 export function compareEvents(a: AgentEvent, b: AgentEvent): number {
@@ -78,7 +85,7 @@ export function decide(events: readonly AgentEvent[]): Decision {
 			const limit = limitOf(pause);
 			if (limit === undefined) continue;
 			const endedInTime = ordered.some(
-				(other) => compareEvents(other, pause) > 0 && other.t < limit,
+				(other) => compareEvents(other, pause) > 0 && other.t < limit && endsPause(other),
 			);
 			if (!endedInTime) alerts.push({ agentId, pauseId: Number(pause.pausa_id), limit });
 		}
@@ -145,6 +152,9 @@ function agentTimeline(agentId: number, shape: ShiftShape): fc.Arbitrary<AgentEv
 		// Where the pause ends relative to its limit: well before, the second before, at, after, never.
 		end: fc.constantFrom('before', 'lastSecond', 'atLimit', 'after', 'sameSecond', 'logout'),
 		callSeconds: fc.integer({ min: 0, max: 3 }),
+		// A call inside the pause (rung, taken, ended), or still going when the pause ends; or the
+		// agent's phone logging in again, still paused.
+		callInside: fc.constantFrom('none', 'none', 'ended', 'ongoing', 'rangOnly', 'pausedLogin'),
 	});
 	return fc
 		.record({
@@ -159,7 +169,7 @@ function agentTimeline(agentId: number, shape: ShiftShape): fc.Arbitrary<AgentEv
 				events.push({ evento, estado: STATE_AFTER[evento], t, usuario_id: agentId, ...extra });
 			};
 			push('agente.login');
-			for (const { kind, withMaximum, gap: wait, limit, end, callSeconds } of steps) {
+			for (const { kind, withMaximum, gap: wait, limit, end, callSeconds, callInside } of steps) {
 				const previous = events.at(-1)!;
 				// Same-second events only in their same-second order, as the dialer would send them.
 				t +=
@@ -191,8 +201,23 @@ function agentTimeline(agentId: number, shape: ShiftShape): fc.Arbitrary<AgentEv
 						sameSecond: started,
 						logout: started + 1 + callSeconds,
 					}[end];
+					if (callInside === 'pausedLogin' && endsAt > started + 1) {
+						t = started + 1;
+						push('agente.login', { estado: 'paused' });
+					} else if (callInside !== 'none' && endsAt > started + 1) {
+						t = started + 1;
+						push('agente.ringing');
+						if (callInside !== 'rangOnly') push('agente.busy', { udate: t });
+						if (callInside === 'ended' && endsAt > t + 1) {
+							t += 1;
+							push('agente.online');
+						}
+					}
 					t = endsAt;
-					push(end === 'logout' ? 'agente.logout' : 'agente.pause_out');
+					const onCall = callInside === 'ongoing' && endsAt > started + 1;
+					// The dialer says busy when the agent leaves a pause during a call.
+					if (end === 'logout') push('agente.logout');
+					else push('agente.pause_out', onCall ? { estado: 'busy' } : {});
 					if (end === 'logout') {
 						t += 1;
 						push('agente.login');
