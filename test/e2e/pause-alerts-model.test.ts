@@ -23,6 +23,7 @@ import {
 	alertKeys,
 	alertLateness,
 	deliverGeneratedShift,
+	latenessOf,
 	type ShiftOutcome,
 } from './support/generatedShift';
 import {
@@ -39,6 +40,7 @@ import {
 	removeOutputFolder,
 	type AgentRow,
 } from './support/supervision';
+import { takeOneCore } from './support/busyMachine';
 import { event, post, sleep } from './support/triggerWorkflows';
 
 const SECRET = `e2e-pause-model-secret-${randomUUID()}`;
@@ -59,8 +61,13 @@ const SHAPE = {
 	maxDelayMs: 1600,
 	firstAgent: 7001,
 };
-/** The alert comes at most this long after the pause's maximum. */
-const ALERT_WITHIN_MS = 3000;
+/** A later alert must say n8n was behind: 2 s, a quarter more than deliveries 1.6 s late, a little. */
+const SAYS_WHY_AFTER_MS = 4000;
+/**
+ * The same shift shape on a busy machine (a process taking a core for the whole shift), with the
+ * dialer's clock 6 s behind n8n's and one delivery in five held back up to 6 s more.
+ */
+const BUSY = { clockSkewSeconds: 6, heldBack: { every: 5, upToMs: 6000 } };
 
 jest.setTimeout(240_000);
 
@@ -79,6 +86,17 @@ describe('live over-limit pause alerts and the agent board on a generated shift,
 	let alerts: AlertDeployment;
 	let board: Workflow;
 	let outcome: ShiftOutcome;
+	let busy: ShiftOutcome;
+
+	/** Waits until no execution of the alerts is running or waiting: every check has decided. */
+	async function everyCheckDecided() {
+		const deadline = Date.now() + 180_000;
+		const open = async () =>
+			(await api.listExecutions(alerts.workflow.id)).filter((execution) =>
+				['new', 'running', 'waiting'].includes(execution.status),
+			).length;
+		while ((await open()) > 0 && Date.now() < deadline) await sleep(500);
+	}
 
 	beforeAll(async () => {
 		own = await startOwnAlertN8n('pause-model', SECRET, N8N_ENV, {
@@ -96,18 +114,28 @@ describe('live over-limit pause alerts and the agent board on a generated shift,
 		});
 		while ((await alerts.table.rows()).length === 0) await sleep(200);
 
-		outcome = await deliverGeneratedShift({
+		const shift = {
 			url: alerts.url,
 			secret: SECRET,
 			table: alerts.table,
 			outputFolder: alerts.outputFolder,
-			shape: SHAPE,
-			seed: SEED,
-			before: [warmUp],
-		});
+			settled: everyCheckDecided,
+		};
+		outcome = await deliverGeneratedShift({ ...shift, shape: SHAPE, seed: SEED, before: [warmUp] });
 		console.log(outcome.summary);
+		const core = takeOneCore();
+		try {
+			busy = await deliverGeneratedShift({
+				...shift,
+				...BUSY,
+				shape: { ...SHAPE, firstAgent: SHAPE.firstAgent + 1000 },
+				seed: SEED + 1,
+			});
+		} finally {
+			core.stop();
+		}
+		console.log(`busy: ${busy.summary}`);
 	});
-
 	afterAll(() => own?.stop(), 60_000);
 
 	/** The live alerts and the board pasted in the editor, configured and published as their notes say. */
@@ -137,9 +165,8 @@ describe('live over-limit pause alerts and the agent board on a generated shift,
 		expect(outcome.statuses.filter((status) => status !== 200)).toEqual([]);
 	});
 
-	it('saves every event within 2 s of the end of its second, the bound the alerts rely on (otherwise this machine is too slow for the test)', () => {
+	it('saves every event it took', () => {
 		expect(outcome.savedAfterSecond).toHaveLength(outcome.statuses.length);
-		expect(outcome.savedAfterSecond.at(-1)).toBeLessThanOrEqual(2000);
 	});
 
 	it('lists the rows n8n saved last first (what npm run demo reads to say how far behind n8n is)', async () => {
@@ -153,16 +180,26 @@ describe('live over-limit pause alerts and the agent board on a generated shift,
 		expect(alertKeys(outcome.logged)).toEqual(alertKeys(outcome.model.alerts));
 	});
 
-	it(`alerts each within ${ALERT_WITHIN_MS / 1000} s of the maximum, not before`, () => {
+	it('alerts none before its maximum, and says why when one comes late', () => {
 		const lateness = alertLateness(outcome);
 		console.log(
 			`${outcome.logged.length} alerts, ${lateness[0]}–${lateness.at(-1)} ms after the maximum ` +
 				`(median ${lateness[Math.floor(lateness.length / 2)]})`,
 		);
-		for (const ms of lateness) {
-			expect(ms).toBeGreaterThanOrEqual(0);
-			expect(ms).toBeLessThanOrEqual(ALERT_WITHIN_MS);
-		}
+		expect(lateness.filter((ms) => ms < 0)).toEqual([]);
+		const late = outcome.logged.filter((alert) => latenessOf(outcome, alert) > SAYS_WHY_AFTER_MS);
+		expect(late.filter((alert) => alert.n8nBehindSeconds === undefined)).toEqual([]);
+	});
+
+	it("on a busy machine with the dialer's clock off and deliveries held back, alerts exactly the pauses still open, each once", () => {
+		expect(busy.statuses.filter((status) => status !== 200)).toEqual([]);
+		expect(alertKeys(busy.logged)).toEqual(alertKeys(busy.model.alerts));
+		const lateness = alertLateness(busy);
+		console.log(
+			`busy: ${busy.logged.length} alerts, ${lateness[0]}–${lateness.at(-1)} ms after the maximum ` +
+				`on n8n's clock; lines saying n8n was behind: ${busy.logged.filter((alert) => alert.n8nBehindSeconds !== undefined).length}`,
+		);
+		expect(lateness.filter((ms) => ms < 0)).toEqual([]);
 	});
 
 	it('fails no execution (successful ones are not saved, as set after the paste)', async () => {

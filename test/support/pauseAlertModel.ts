@@ -99,12 +99,20 @@ export interface LoggedAlert {
 	pauseId: number;
 	/** When the alert was written (the line's time stamp), ms since the epoch. */
 	at: number;
+	/** How far behind n8n was, when the line says so. */
+	n8nBehindSeconds?: number;
 }
 
 export function parseAlert(line: string): LoggedAlert {
 	const found = /^(\S+)\tAgent (\d+) still paused, .* \(pause (\d+) since /.exec(line);
 	if (!found) throw new Error(`not an alert line: ${line}`);
-	return { at: Date.parse(found[1]), agentId: Number(found[2]), pauseId: Number(found[3]) };
+	const behind = /; alerted \d+ s after the limit: n8n was (\d+) s behind$/.exec(line.trimEnd());
+	return {
+		at: Date.parse(found[1]),
+		agentId: Number(found[2]),
+		pauseId: Number(found[3]),
+		...(behind ? { n8nBehindSeconds: Number(behind[1]) } : {}),
+	};
 }
 
 /** One event of a generated shift and when it reaches the receiver. */

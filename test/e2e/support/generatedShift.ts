@@ -38,6 +38,8 @@ export interface ShiftOutcome {
 	savedAfterSecond: number[];
 	/** One line for the test's log: the shift's size and how late n8n saved its events. */
 	summary: string;
+	/** The dialer's clock this many seconds behind n8n's. */
+	clockSkewSeconds: number;
 }
 
 export async function deliverGeneratedShift(options: {
@@ -50,8 +52,14 @@ export async function deliverGeneratedShift(options: {
 	seed: number;
 	/** Events sent before the shift (n8n's first executions of a workflow are slower). */
 	before?: AgentEvent[];
+	/** The dialer's clock this many seconds behind n8n's (negative: ahead). */
+	clockSkewSeconds?: number;
+	/** Deliveries held back this long more, ms, one in `heldBackEvery` (none when absent). */
+	heldBack?: { every: number; upToMs: number };
+	/** Called once every check is due: waits until n8n has made every decision. */
+	settled?: () => Promise<void>;
 }): Promise<ShiftOutcome> {
-	const { url, secret, table, shape, seed, before = [] } = options;
+	const { url, secret, table, shape, seed, before = [], clockSkewSeconds = 0, heldBack } = options;
 	const send = (agentEvent: AgentEvent) =>
 		post(url, JSON.stringify(agentEvent), {
 			'content-type': 'application/json',
@@ -69,35 +77,35 @@ export async function deliverGeneratedShift(options: {
 	};
 	for (; !telling(fc.sample(shiftArbitrary(shape), { seed: used, numRuns: 1 })[0]); used++);
 	const [shift] = fc.sample(shiftArbitrary(shape), { seed: used, numRuns: 1 });
-	const base = nowSeconds() + 2;
+	// The dialer's times: its clock `clockSkewSeconds` behind n8n's.
+	const base = nowSeconds() + 2 - clockSkewSeconds;
 	const schedule = startingAt(shift, base);
+	const heldBackMs = (i: number) =>
+		heldBack && i % heldBack.every === 0 ? (i * 7919) % heldBack.upToMs : 0;
 	const model = decide([...before, ...schedule.map(({ event }) => event)]);
 	// Every pause with a maximum is checked then, alerted or not: wait for the last check.
 	const lastLimit = Math.max(base, ...schedule.flatMap(({ event }) => limitOf(event) ?? []));
 	const lastEvent = Math.max(...schedule.map(({ event }) => event.t));
+	const onN8nClock = (dialerMs: number) => dialerMs + clockSkewSeconds * 1000;
 	const statuses = await Promise.all(
-		schedule.map(async ({ event, deliverAtMs }) => {
-			await sleep(Math.max(0, base * 1000 + deliverAtMs - Date.now()));
+		schedule.map(async ({ event, deliverAtMs }, i) => {
+			const at = onN8nClock(base * 1000 + deliverAtMs) + heldBackMs(i);
+			await sleep(Math.max(0, at - Date.now()));
 			return send(event);
 		}),
 	);
-	// Every check is done 2 s after its maximum; the alerts then take a moment to be written.
-	await sleep(Math.max(0, (Math.max(lastLimit, lastEvent) + 6) * 1000 - Date.now()));
+	// Every check is done 2 s after its maximum at the soonest; then n8n says when it is done.
+	await sleep(Math.max(0, onN8nClock((Math.max(lastLimit, lastEvent) + 6) * 1000) - Date.now()));
+	await options.settled?.();
 	const logged = (await readLines(path.join(options.outputFolder, ALERT_LOG)))
 		.map(parseAlert)
 		.filter((alert) => ours(alert.agentId));
 	const rows = (await table.rows()).filter((row) => ours(row.agentId));
-	const eventSecond = new Map(
-		schedule.map(({ event: { usuario_id, evento, t } }) => [`${usuario_id} ${evento} ${t}`, t]),
-	);
-	// Alerts stay right while each event is saved within 2 s of its second's end: how n8n did.
+	// How late n8n saved each event after the end of its second, on n8n's clock.
 	const savedAfterSecond = rows
-		.map((row) => {
-			const t = eventSecond.get(
-				`${row.agentId} ${row.lastEvent} ${Date.parse(row.lastEventAt) / 1000}`,
-			)!;
-			return Date.parse(row.createdAt) - (t + 1) * 1000;
-		})
+		.map(
+			(row) => Date.parse(row.createdAt) - onN8nClock((Math.floor(row.eventOrder / 10) + 1) * 1000),
+		)
 		.sort((a, b) => a - b);
 	const withLimit = schedule.filter(({ event }) => limitOf(event) !== undefined).length;
 	const summary =
@@ -105,18 +113,23 @@ export async function deliverGeneratedShift(options: {
 		`${model.alerts.filter((alert) => ours(alert.agentId)).length} of ${withLimit} pauses with a ` +
 		`maximum over it; n8n saved the events ${savedAfterSecond[0]}–${savedAfterSecond.at(-1)} ms ` +
 		`after the end of their second (median ${savedAfterSecond[Math.floor(savedAfterSecond.length / 2)]}), ` +
-		`deliveries came 0–${shape.maxDelayMs} ms after its start`;
-	return { model, statuses, logged, rows, savedAfterSecond, summary };
+		`deliveries came 0–${shape.maxDelayMs} ms after its start` +
+		(heldBack ? `, one in ${heldBack.every} up to ${heldBack.upToMs} ms more` : '') +
+		(clockSkewSeconds ? `; the dialer's clock ${clockSkewSeconds} s behind n8n's` : '');
+	return { model, statuses, logged, rows, savedAfterSecond, summary, clockSkewSeconds };
 }
 
-/** Each logged alert's delay after its pause's maximum, ms, ascending. */
+/** How long after its pause's maximum on n8n's clock an alert was written, ms. */
+export function latenessOf(outcome: ShiftOutcome, alert: LoggedAlert): number {
+	const pause = outcome.model.alerts.find(
+		({ agentId, pauseId }) => agentId === alert.agentId && pauseId === alert.pauseId,
+	)!;
+	return alert.at - (pause.limit + outcome.clockSkewSeconds) * 1000;
+}
+
+/** Each logged alert's delay after its pause's maximum on n8n's clock, ms, ascending. */
 export function alertLateness(outcome: ShiftOutcome): number[] {
-	const limits = new Map(
-		outcome.model.alerts.map((alert) => [`${alert.agentId}/${alert.pauseId}`, alert.limit]),
-	);
-	return outcome.logged
-		.map((alert) => alert.at - limits.get(`${alert.agentId}/${alert.pauseId}`)! * 1000)
-		.sort((a, b) => a - b);
+	return outcome.logged.map((alert) => latenessOf(outcome, alert)).sort((a, b) => a - b);
 }
 
 /** "agent A pause P" for each alert, sorted: what to compare between the model and the log. */

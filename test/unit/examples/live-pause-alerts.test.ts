@@ -41,7 +41,8 @@ type Items = Array<{ json: Row }>;
 interface Scope {
 	$json?: Row;
 	$input?: Items;
-	nodes?: Record<string, Row>;
+	/** The output of each node that has run (its last run). */
+	nodes?: Record<string, Row[]>;
 	now?: number;
 }
 
@@ -54,7 +55,11 @@ function compile(value: unknown): (scope: Scope) => unknown {
 		run(
 			$json,
 			{ all: () => $input, first: () => $input[0] },
-			(name: string) => ({ first: () => ({ json: nodes[name] }) }),
+			(name: string) => ({
+				isExecuted: name in nodes,
+				all: () => (nodes[name] ?? []).map((json) => ({ json })),
+				first: () => ({ json: nodes[name][0] }),
+			}),
 			DateTime.fromMillis(now, { zone: TIMEZONE }),
 			DateTime,
 		);
@@ -166,6 +171,8 @@ interface Conditions {
 	/** n8n's clock minus the dialer's, seconds. */
 	skewSeconds: number;
 	saveDelay: SaveDelay;
+	/** How late n8n runs a check due at `ms`: as late as it saves, when it is busy. */
+	checkDelay?: (ms: number) => number;
 }
 
 interface Alerted extends PauseAlert {
@@ -183,11 +190,14 @@ interface Alerted extends PauseAlert {
 function runExample(
 	decision: ReturnType<typeof exampleDecision>,
 	schedule: readonly ScheduledEvent[],
-	{ skewSeconds, saveDelay }: Conditions,
+	{ skewSeconds, saveDelay, checkDelay = () => 0 }: Conditions,
 ): Alerted[] {
 	const clock = new DialerClock();
 	const received = [...schedule]
-		.map(({ event, deliverAtMs }) => ({ event, receivedAtMs: deliverAtMs + skewSeconds * 1000 }))
+		.map(({ event, deliverAtMs }) => ({
+			event,
+			receivedAtMs: (BASE + skewSeconds) * 1000 + deliverAtMs,
+		}))
 		.sort((a, b) => a.receivedAtMs - b.receivedAtMs);
 	const saved = received.map(({ event, receivedAtMs }, i) => {
 		const reading = clock.observe(event.t, receivedAtMs);
@@ -203,16 +213,23 @@ function runExample(
 	});
 	const alerts: Alerted[] = [];
 	for (const pause of saved.filter(({ row }) => decision.watched(row))) {
-		const nodes = { 'Agent Events': pause.item, 'Save the Event': pause.row };
-		let now = Math.max(pause.savedAtMs, decision.waitUntil(pause.row));
+		const nodes: Record<string, Row[]> = {
+			'Agent Events': [pause.item],
+			'Save the Event': [pause.row],
+		};
+		// The wait resumes at its time, or at once for a pause saved after it; n8n runs it late
+		// when busy.
+		let due = Math.max(pause.savedAtMs, decision.waitUntil(pause.row));
 		for (let round = 0; ; round++) {
 			if (round > 500) throw new Error('the check never decided');
+			const now = due + checkDelay(due);
 			const visible = saved.filter((other) => other.savedAtMs <= now).map(({ row }) => row);
 			const ends = decision.ended({ nodes, now });
 			if (visible.some((row) => row !== pause.row && ends(row))) break;
 			const rows = visible.filter(decision.lately({ nodes, now }));
-			const $input = rows.length > 0 ? rows.map((json) => ({ json })) : [{ json: {} }];
-			const behind = decision.behind({ nodes, now, $input });
+			nodes['Events Received Lately'] = rows.length > 0 ? rows : [{}];
+			const behind = decision.behind({ nodes, now });
+			nodes['How Far Behind n8n Is'] = [behind];
 			const $json = { ...behind, ...decision.decideAt({ nodes, now, $json: behind }) };
 			if (decision.caughtUp({ nodes, now, $json })) {
 				alerts.push({
@@ -220,11 +237,12 @@ function runExample(
 					pauseId: Number(pause.event.pausa_id),
 					limit: Number(pause.event.udate) + Number(pause.event.durmax),
 					alertedAtMs: now,
-					line: decision.alertLine({ nodes: { ...nodes, 'How Far Behind n8n Is': behind }, now }),
+					line: decision.alertLine({ nodes, now }),
 				});
 				break;
 			}
-			now = decision.waitMore({ nodes, now, $json });
+			nodes['When to Decide'] = [$json];
+			due = decision.waitMore({ nodes, now, $json });
 		}
 	}
 	return alerts;
@@ -234,23 +252,36 @@ const byPause = (a: PauseAlert, b: PauseAlert) => a.agentId - b.agentId || a.pau
 const keys = (alerts: PauseAlert[]) =>
 	alerts.map(({ agentId, pauseId, limit }) => ({ agentId, pauseId, limit })).sort(byPause);
 
-/** A quiet n8n: each delivery saved within half a second. */
-const quietSaves = fc.array(fc.integer({ min: 0, max: 500 }), { minLength: 50, maxLength: 50 }).map(
-	(delays): SaveDelay =>
-		(i) =>
-			delays[i % delays.length],
-);
+type Load = Omit<Conditions, 'skewSeconds'>;
+
+/** A quiet n8n: each delivery saved within half a second, each check run within 0.2 s. */
+const quietLoad = fc
+	.record({
+		saves: fc.array(fc.integer({ min: 0, max: 500 }), { minLength: 50, maxLength: 50 }),
+		checks: fc.array(fc.integer({ min: 0, max: 200 }), { minLength: 10, maxLength: 10 }),
+	})
+	.map(({ saves, checks }): Load => ({
+		saveDelay: (i) => saves[i % saves.length],
+		checkDelay: (ms) => checks[Math.floor(ms / 1000) % checks.length],
+	}));
 
 /**
  * A busy n8n: a lag that rises and falls with the load (by at most as much as time passes, from
- * 0 to 45 s), and on top of it each save up to 1.5 s late of its own.
+ * 0 to 45 s), for saves and checks alike, and on top of it each save up to 1.5 s late of its own,
+ * and one in five held back up to 9.5 s.
  */
-const busySaves = fc
+const busyLoad = fc
 	.record({
 		lagPoints: fc.array(fc.integer({ min: 0, max: 45_000 }), { minLength: 2, maxLength: 12 }),
-		jitter: fc.array(fc.integer({ min: 0, max: 1500 }), { minLength: 50, maxLength: 50 }),
+		jitter: fc.array(
+			fc.oneof(
+				{ weight: 4, arbitrary: fc.integer({ min: 0, max: 1500 }) },
+				{ weight: 1, arbitrary: fc.integer({ min: 0, max: 9500 }) },
+			),
+			{ minLength: 50, maxLength: 50 },
+		),
 	})
-	.map(({ lagPoints, jitter }): SaveDelay => {
+	.map(({ lagPoints, jitter }): Load => {
 		const stepMs = 10_000;
 		// Consecutive points apart by at most a step: the lag never changes faster than time.
 		const lags = lagPoints.reduce<number[]>(
@@ -268,8 +299,18 @@ const busySaves = fc
 			const next = lags[Math.min(i + 1, lags.length - 1)];
 			return lags[i] + (next - lags[i]) * Math.min(1, position - i);
 		};
-		return (i, receivedAtMs) => lagAt(receivedAtMs) + jitter[i % jitter.length];
+		return {
+			saveDelay: (i, receivedAtMs) => lagAt(receivedAtMs) + jitter[i % jitter.length],
+			checkDelay: lagAt,
+		};
 	});
+
+/** n8n 40 s behind from 30 s into the shift on, for saves and checks alike. */
+const behindFrom30s: Conditions = {
+	skewSeconds: 0,
+	saveDelay: (_i, receivedAtMs) => (receivedAtMs >= (BASE + 30) * 1000 ? 40_000 : 100),
+	checkDelay: (ms) => (ms >= (BASE + 30) * 1000 ? 40_000 : 100),
+};
 
 const SKEWS = [0, 0, 6, -6, 10, 3 * 3600, -3 * 3600];
 
@@ -278,21 +319,22 @@ describe.each(['live-pause-alerts-to-file.json', 'live-pause-alerts-slack.json']
 	(file) => {
 		const decision = exampleDecision(file);
 
-		it('alerts exactly the pauses nothing ended before their limit, each once, on a quiet n8n, within 5 s of the limit on n8n’s clock', () => {
+		it('alerts exactly the pauses nothing ended before their limit, each once, on a quiet n8n, within 6 s of the limit on n8n’s clock', () => {
 			fc.assert(
 				fc.property(
 					shiftArbitrary(),
-					quietSaves,
+					quietLoad,
 					fc.constantFrom(...SKEWS),
-					(shift, saveDelay, skewSeconds) => {
+					(shift, load, skewSeconds) => {
 						const schedule = startingAt(shift, BASE);
 						const model = decide(schedule.map(({ event }) => event));
-						const alerts = runExample(decision, schedule, { skewSeconds, saveDelay });
+						const alerts = runExample(decision, schedule, { ...load, skewSeconds });
 						expect(keys(alerts)).toEqual(keys(model.alerts));
 						for (const alert of alerts) {
-							// 2 s, and a quarter more than the deliveries' own delay (up to 2.4 s here).
+							// 2 s, a quarter more than the deliveries' own delay (up to 2.4 s here), a second
+							// more when no later event is saved.
 							expect(alert.alertedAtMs - (alert.limit + skewSeconds) * 1000).toBeLessThanOrEqual(
-								5000,
+								6000,
 							);
 						}
 					},
@@ -305,18 +347,18 @@ describe.each(['live-pause-alerts-to-file.json', 'live-pause-alerts-slack.json']
 			fc.assert(
 				fc.property(
 					shiftArbitrary(),
-					busySaves,
+					busyLoad,
 					fc.constantFrom(...SKEWS),
-					(shift, saveDelay, skewSeconds) => {
+					(shift, load, skewSeconds) => {
 						const schedule = startingAt(shift, BASE);
 						const model = decide(schedule.map(({ event }) => event));
-						const alerts = runExample(decision, schedule, { skewSeconds, saveDelay });
+						const alerts = runExample(decision, schedule, { ...load, skewSeconds });
 						expect(keys(alerts)).toEqual(keys(model.alerts));
 						for (const alert of alerts) {
 							const late = alert.alertedAtMs - (alert.limit + skewSeconds) * 1000;
 							if (late > 5000)
 								expect(alert.line).toMatch(
-									/; alerted \d+ s after the limit: n8n was \d+ s behind\n$/,
+									/; alerted \d+ s after the limit: n8n was \d+ s behind\n?$/,
 								);
 						}
 					},
@@ -337,7 +379,7 @@ describe.each(['live-pause-alerts-to-file.json', 'live-pause-alerts-slack.json']
 		});
 		const at = (event: AgentEvent, afterMs = 200): ScheduledEvent => ({
 			event,
-			deliverAtMs: event.t * 1000 + afterMs,
+			deliverAtMs: (event.t - BASE) * 1000 + afterMs,
 		});
 		const quiet: Conditions = { skewSeconds: 0, saveDelay: () => 100 };
 
@@ -397,15 +439,11 @@ describe.each(['live-pause-alerts-to-file.json', 'live-pause-alerts-slack.json']
 					usuario_id: 100 + (i % 10),
 				})),
 			];
-			const busy: Conditions = {
-				skewSeconds: 0,
-				saveDelay: (_i, receivedAtMs) => (receivedAtMs >= (BASE + 30) * 1000 ? 40_000 : 100),
-			};
 			expect(
 				runExample(
 					decision,
 					events.map((event) => at(event)),
-					busy,
+					behindFrom30s,
 				),
 			).toEqual([]);
 		});
@@ -420,14 +458,10 @@ describe.each(['live-pause-alerts-to-file.json', 'live-pause-alerts-slack.json']
 					usuario_id: 100 + (i % 10),
 				})),
 			];
-			const busy: Conditions = {
-				skewSeconds: 0,
-				saveDelay: (_i, receivedAtMs) => (receivedAtMs >= (BASE + 30) * 1000 ? 40_000 : 100),
-			};
 			const [alert, ...more] = runExample(
 				decision,
 				events.map((event) => at(event)),
-				busy,
+				behindFrom30s,
 			);
 			expect(more).toEqual([]);
 			expect(alert.alertedAtMs - (BASE + 60) * 1000).toBeGreaterThan(40_000);
