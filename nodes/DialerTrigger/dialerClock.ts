@@ -56,8 +56,9 @@ export class DialerClock {
 		while (this.buckets.length > 0 && this.buckets[0].index <= index - BUCKETS)
 			this.buckets.shift();
 		const offsetMs = Math.min(...this.buckets.map((bucket) => bucket.smallestMs));
-		// Whole seconds, less the half second `t` drops on average: a dialer in step shows 0.
-		const offsetSeconds = Math.round((offsetMs - 500) / 1000) || 0;
+		// Whole seconds, rounded down: the fraction is the part of its second `t` drops, so a
+		// dialer in step shows 0.
+		const offsetSeconds = Math.floor(offsetMs / 1000) || 0;
 		const skewed = Math.abs(offsetSeconds) > SKEW_WARNING_SECONDS;
 		const newSkew =
 			skewed &&

@@ -164,6 +164,8 @@ describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)
 			);
 			// A pause starting in the same second as the resume would count as ended by it (README,
 			// Supervision): the next pause starts a second later.
+			// Sent when it happens, as the dialer does (never with a time still to come).
+			await sleep(Math.max(0, (secondStart + 1) * 1000 - Date.now()));
 			await webhooks.emit(pauseIn(PAUSED_AGAIN, 1, secondStart + 1, LIMIT_SECONDS));
 			// 4 first pauses, 3 ends, the second pause: every execution finished, none waiting.
 			await settledExecutions(8);
