@@ -104,7 +104,7 @@ describe('errors name the operation and the HTTP status, and give a hint', () =>
 	it.each([
 		['ECONNREFUSED', /connection refused/, /host and the port/],
 		['ETIMEDOUT', /no answer in time/, /narrow the period/],
-		['ECONNRESET', /closed by the server/, /Retry later/],
+		['ECONNRESET', /closed by the server/, /retry later/],
 		['DEPTH_ZERO_SELF_SIGNED_CERT', /TLS certificate not trusted/, /Ignore SSL Issues/],
 		['ENOTFOUND', /host not found/, /Base URL/],
 	])('maps a network error %s without an HTTP status', async (code, problem, hint) => {
