@@ -14,6 +14,7 @@ import { startPollCredentials } from '../shared/credentials';
 import { asNodeError } from '../shared/errors';
 import { attachRecordings, recordingsWanted, type FileSettings } from '../shared/recordings';
 import { namedSubtitle } from '../shared/subtitle';
+import { dialerApiConnection } from '../shared/transport/credentialTest';
 import { dialerApiRequest, type ApiFields } from '../shared/transport/request';
 import { checkClock, readingAhead, testEventWarnings } from './clockCheck';
 import { pollReport, resumeState, type ReadWindow } from './cursor';
@@ -67,7 +68,7 @@ export class DialerReportTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'dialerApi', required: true }],
+		credentials: [{ name: 'dialerApi', required: true, testedBy: 'dialerApiConnection' }],
 		properties: [
 			{
 				displayName: 'Event',
@@ -87,6 +88,8 @@ export class DialerReportTrigger implements INodeType {
 			triggerOptions,
 		],
 	};
+
+	methods = { credentialTest: { dialerApiConnection } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const now = DateTime.now().toMillis();
