@@ -1,9 +1,4 @@
-import type {
-	IAuthenticateGeneric,
-	ICredentialType,
-	Icon,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IAuthenticateGeneric, ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
 
 import { AUTHORIZATION_EXPRESSION } from '../nodes/shared/transport/server';
 

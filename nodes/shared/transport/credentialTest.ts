@@ -73,7 +73,10 @@ export async function testConnection(
 			// A redirect would take the token to wherever it points.
 			followRedirect: false,
 			followAllRedirects: false,
-			rejectUnauthorized: !server.skipTlsValidation,
+			// Only when off: with the option present n8n replaces a certificate error by its own
+			// NodeSslError, which on 1.x drops the code that tells self-signed, expired and
+			// wrong-name certificates apart.
+			...(server.skipTlsValidation ? { rejectUnauthorized: false } : {}),
 			timeout: CREDENTIAL_TEST_TIMEOUT_MS,
 		})) as LegacyResponse;
 	} catch (error) {

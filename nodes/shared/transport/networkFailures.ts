@@ -36,8 +36,8 @@ const NETWORK_HINTS: Array<[RegExp, string, (at: string) => string]> = [
 		/ENOTFOUND|EAI_AGAIN/,
 		'host not found',
 		(at) =>
-			`The host name of ${at} does not resolve from n8n's machine. Check its spelling and the ` +
-			"DNS (or VPN) n8n's machine uses; use the dialer's IP address if it has no name.",
+			`The host name does not resolve from n8n's machine (${at}). Check its spelling and ` +
+			"the DNS (or VPN) n8n's machine uses; use the dialer's IP address if it has no name.",
 	],
 	[
 		/EHOSTUNREACH|ENETUNREACH/,
@@ -58,7 +58,7 @@ const NETWORK_HINTS: Array<[RegExp, string, (at: string) => string]> = [
 		/ECONNRESET|socket hang up/i,
 		'connection closed by the server',
 		(at) =>
-			`The connection to ${at} was closed before an answer came. If that happens every time, ` +
+			`The connection was closed before an answer came from ${at}. If that happens every time, ` +
 			'check whether the dialer expects https:// or http:// at that port; otherwise retry ' +
 			'later, and check a proxy or firewall in between.',
 	],
@@ -86,6 +86,15 @@ const NETWORK_HINTS: Array<[RegExp, string, (at: string) => string]> = [
 			"dialer's administrator to renew it, and check both machines' clocks; until then " +
 			`${IGNORE_TLS_SWITCH} in the credential connects anyway.`,
 	],
+	// n8n's NodeSslError, for any certificate error: on 1.x it keeps no code to tell which.
+	[
+		/SSL Issue/,
+		UNTRUSTED_CERTIFICATE,
+		(at) =>
+			`n8n could not verify the dialer's TLS certificate (at ${at}): it may be self-signed, ` +
+			`for another host name or expired. For an on-premise dialer with its own certificate, ` +
+			`turn on ${IGNORE_TLS_SWITCH} in the credential.`,
+	],
 	[
 		/CERT|certificate|self[- ]signed/i,
 		UNTRUSTED_CERTIFICATE,
@@ -99,7 +108,7 @@ const NETWORK_HINTS: Array<[RegExp, string, (at: string) => string]> = [
 		/SSL|TLS|EPROTO/i,
 		TLS_FAILED,
 		(at) =>
-			`The TLS (https://) connection to ${at} failed before the dialer answered. Check ` +
+			`The TLS (https://) connection failed before an answer came from ${at}. Check ` +
 			'whether the dialer expects https:// or http://, and the port.',
 	],
 ];

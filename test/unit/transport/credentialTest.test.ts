@@ -53,12 +53,13 @@ describe('the credential Test button', () => {
 			answer: { statusCode: 200, body: JSON.stringify({ times: [] }) },
 		});
 		expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
+		// Certificates are checked: the helper's default, the option left out.
+		expect(sent[0]).not.toHaveProperty('rejectUnauthorized');
 		expect(sent).toEqual([
 			expect.objectContaining({
 				method: 'POST',
 				uri: 'https://acme.dialer.test:8607/ipbox/api/getTime',
 				headers: expect.objectContaining({ Authorization: TOKEN }),
-				rejectUnauthorized: true,
 				followRedirect: false,
 				followAllRedirects: false,
 				simple: false,
@@ -183,7 +184,7 @@ describe('the credential Test button', () => {
 		[
 			'another TLS failure',
 			networkError('ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE', 'sslv3 alert handshake failure'),
-			[/TLS \(https:\/\/\) connection to/],
+			[/^The TLS \(https:\/\/\) connection failed before an answer came from/],
 		],
 	])('says in words what to check on %s, naming the Base URL', async (_what, thrown, checks) => {
 		const { result } = await testWith({ thrown });
@@ -202,6 +203,14 @@ describe('the credential Test button', () => {
 		);
 		const { result } = await testWith({ thrown });
 		expect(result.message).toMatch(/for another host name/);
+	});
+
+	it("says a certificate could not be verified when n8n's error keeps no code", async () => {
+		// n8n 1.x's NodeSslError drops its cause.
+		const thrown = new Error("SSL Issue: consider using the 'Ignore SSL issues' option");
+		const { result } = await testWith({ thrown });
+		expect(result.message).toContain(`could not verify the dialer's TLS certificate (at ${AT})`);
+		expect(result.message).toMatch(/"Ignore SSL Issues \(Insecure\)"/);
 	});
 
 	it('runs as n8n calls it, with the credential under data', async () => {
