@@ -15,6 +15,7 @@ import { asNodeError } from '../shared/errors';
 import { attachRecordings, recordingsWanted, type FileSettings } from '../shared/recordings';
 import { namedSubtitle } from '../shared/subtitle';
 import { dialerApiConnection } from '../shared/transport/credentialTest';
+import { nameCalls } from '../shared/transport/errors';
 import { dialerApiRequest, type ApiFields } from '../shared/transport/request';
 import { checkClock, readingAhead, testEventWarnings } from './clockCheck';
 import { pollReport, resumeState, type ReadWindow } from './cursor';
@@ -100,6 +101,7 @@ export class DialerReportTrigger implements INodeType {
 		let recordings: FileSettings | undefined;
 		try {
 			event = eventOf(this);
+			nameCalls(this, `${event.source.name} report`);
 			settings = await readSettings(this);
 			fields = await event.source.fields(singleItem(this), 0);
 			const offersRecordings = event.source.properties.some(
