@@ -86,15 +86,6 @@ const NETWORK_HINTS: Array<[RegExp, string, (at: string) => string]> = [
 			"dialer's administrator to renew it, and check both machines' clocks; until then " +
 			`${IGNORE_TLS_SWITCH} in the credential connects anyway.`,
 	],
-	// n8n's NodeSslError, for any certificate error: on 1.x it keeps no code to tell which.
-	[
-		/SSL Issue/,
-		UNTRUSTED_CERTIFICATE,
-		(at) =>
-			`n8n could not verify the dialer's TLS certificate (at ${at}): it may be self-signed, ` +
-			`for another host name or expired. For an on-premise dialer with its own certificate, ` +
-			`turn on ${IGNORE_TLS_SWITCH} in the credential.`,
-	],
 	[
 		/CERT|certificate|self[- ]signed/i,
 		UNTRUSTED_CERTIFICATE,
@@ -103,6 +94,15 @@ const NETWORK_HINTS: Array<[RegExp, string, (at: string) => string]> = [
 			"n8n's machine does not trust. For an on-premise dialer with its own certificate, turn " +
 			`on ${IGNORE_TLS_SWITCH} in the credential, or give n8n the authority that signed it ` +
 			'(NODE_EXTRA_CA_CERTS).',
+	],
+	// n8n's NodeSslError, for any certificate error, when it keeps no code to tell which (1.x).
+	[
+		/SSL Issue/,
+		UNTRUSTED_CERTIFICATE,
+		(at) =>
+			`n8n could not verify the dialer's TLS certificate (at ${at}): it may be self-signed, ` +
+			`for another host name or expired. For an on-premise dialer with its own certificate, ` +
+			`turn on ${IGNORE_TLS_SWITCH} in the credential.`,
 	],
 	[
 		/SSL|TLS|EPROTO/i,
