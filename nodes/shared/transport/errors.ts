@@ -28,7 +28,7 @@ const callNames = new WeakMap<object, string>();
 
 /**
  * Names the calls `context` makes as users know them, for their errors' titles: the node's
- * Resource and Operation ("Team → Get Many"), the trigger's Event, the list a picker loads.
+ * Resource and Operation ("Team → Get Many"), the report a poll reads, the list a picker loads.
  */
 export function nameCalls(context: object, title: string): void {
 	callNames.set(context, title);
