@@ -1,22 +1,13 @@
-import type {
-	IAuthenticateGeneric,
-	ICredentialTestRequest,
-	ICredentialType,
-	Icon,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IAuthenticateGeneric, ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
 
-import { API_ROOT_EXPRESSION, AUTHORIZATION_EXPRESSION } from '../nodes/shared/transport/server';
-
-const TOKEN_REJECTED =
-	'The server rejected the token. Copy it again from the dialer console (API > Token) and check ' +
-	'the header style.';
+import { AUTHORIZATION_EXPRESSION } from '../nodes/shared/transport/server';
 
 /**
  * One dialer server (one customer tenant). The token goes in `Authorization` in one of the
  * three forms the API accepts; the webhook secrets (current and, during a rotation, previous)
  * and the report login are used by the trigger and by the filled-forms report, never sent
- * anywhere else.
+ * anywhere else. Its Test button runs the nodes' own test function
+ * (nodes/shared/transport/credentialTest.ts), which says in words what failed and where.
  */
 export class DialerApi implements ICredentialType {
 	name = 'dialerApi';
@@ -38,13 +29,6 @@ export class DialerApi implements ICredentialType {
 			description:
 				'Scheme, host and, when the server uses one, port of your dialer server. No path: the ' +
 				'path segment is set below.',
-			// n8n's Test shows only the network error's code when no answer comes back (its rules
-			// apply to HTTP answers alone): what each code means sits where the user fixes it.
-			hint:
-				'If Test shows only a code: ECONNREFUSED, nothing accepts connections at this host and ' +
-				'port (check the port, https:// or http://, a firewall); ENOTFOUND or EAI_AGAIN, the ' +
-				"host name does not resolve from n8n's machine; ETIMEDOUT or EHOSTUNREACH, n8n cannot " +
-				'reach the host (firewall, VPN)',
 		},
 		{
 			displayName: 'Path Segment',
@@ -153,42 +137,5 @@ export class DialerApi implements ICredentialType {
 				Authorization: AUTHORIZATION_EXPRESSION,
 			},
 		},
-	};
-
-	test: ICredentialTestRequest = {
-		request: {
-			// The same base URL and path segment rules as the node's requests.
-			baseURL: API_ROOT_EXPRESSION,
-			url: '/getTime',
-			method: 'POST',
-			headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-			body: '',
-			skipSslCertificateValidation: '={{ $credentials.ignoreSslIssues }}',
-		},
-		rules: [
-			{
-				type: 'responseCode',
-				properties: {
-					value: 401,
-					message: TOKEN_REJECTED,
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 403,
-					message: TOKEN_REJECTED,
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 404,
-					message:
-						'No dialer API at this address. Check the base URL (with its port) and the path ' +
-						'segment.',
-				},
-			},
-		],
 	};
 }

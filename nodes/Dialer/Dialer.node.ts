@@ -9,6 +9,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { actions, resourceProperties, router } from './actions/router';
 import { namedSubtitle } from '../shared/subtitle';
 import { searchBatches, searchTeams } from './methods/listSearch';
+import { dialerApiConnection } from '../shared/transport/credentialTest';
 import { ACTION_TIMEOUT_MS, REPORT_TIMEOUT_MS } from '../shared/transport/request';
 
 export class Dialer implements INodeType {
@@ -31,7 +32,8 @@ export class Dialer implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'dialerApi', required: true }],
+		// Test runs the transport's function (credentialTest.ts), which says what failed in words.
+		credentials: [{ name: 'dialerApi', required: true, testedBy: 'dialerApiConnection' }],
 		properties: [
 			...resourceProperties,
 			// Settings of the node's requests, the same for every operation.
@@ -69,6 +71,7 @@ export class Dialer implements INodeType {
 
 	methods = {
 		listSearch: { searchBatches, searchTeams },
+		credentialTest: { dialerApiConnection },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

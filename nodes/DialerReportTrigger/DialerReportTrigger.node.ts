@@ -14,6 +14,8 @@ import { startPollCredentials } from '../shared/credentials';
 import { asNodeError } from '../shared/errors';
 import { attachRecordings, recordingsWanted, type FileSettings } from '../shared/recordings';
 import { namedSubtitle } from '../shared/subtitle';
+import { dialerApiConnection } from '../shared/transport/credentialTest';
+import { nameCalls } from '../shared/transport/errors';
 import { dialerApiRequest, type ApiFields } from '../shared/transport/request';
 import { checkClock, readingAhead, testEventWarnings } from './clockCheck';
 import { pollReport, resumeState, type ReadWindow } from './cursor';
@@ -67,7 +69,7 @@ export class DialerReportTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'dialerApi', required: true }],
+		credentials: [{ name: 'dialerApi', required: true, testedBy: 'dialerApiConnection' }],
 		properties: [
 			{
 				displayName: 'Event',
@@ -88,6 +90,8 @@ export class DialerReportTrigger implements INodeType {
 		],
 	};
 
+	methods = { credentialTest: { dialerApiConnection } };
+
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const now = DateTime.now().toMillis();
 		startPollCredentials(this);
@@ -97,6 +101,7 @@ export class DialerReportTrigger implements INodeType {
 		let recordings: FileSettings | undefined;
 		try {
 			event = eventOf(this);
+			nameCalls(this, `${event.source.name} report`);
 			settings = await readSettings(this);
 			fields = await event.source.fields(singleItem(this), 0);
 			const offersRecordings = event.source.properties.some(

@@ -17,6 +17,7 @@ import {
 	requiresSecret,
 } from './access';
 import { countedSubtitle } from '../shared/subtitle';
+import { dialerApiConnection } from '../shared/transport/credentialTest';
 import { isAddressAllowed } from './addresses';
 import { DialerClocks } from './dialerClock';
 import { AGENT_EVENTS, checkPayload, isKnownEventCode } from './events';
@@ -55,7 +56,7 @@ export class DialerTrigger implements INodeType {
 		defaults: { name: 'Dialer Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'dialerApi', required: true }],
+		credentials: [{ name: 'dialerApi', required: true, testedBy: 'dialerApiConnection' }],
 		eventTriggerDescription: 'Waiting for the dialer to send an agent event',
 		activationMessage:
 			'Agent events sent to the production URL now start this workflow. Make sure the URL is ' +
@@ -70,6 +71,8 @@ export class DialerTrigger implements INodeType {
 		],
 		properties: triggerProperties,
 	};
+
+	methods = { credentialTest: { dialerApiConnection } };
 
 	// The webhook URL is pasted into the dialer console by hand; there is no registration API.
 	webhookMethods = {

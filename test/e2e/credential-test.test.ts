@@ -1,8 +1,11 @@
 /**
  * The Dialer API credential's "Test" button, as n8n runs it for the editor, against the
- * simulator: success, and the messages users see for each way the settings can be wrong.
+ * simulator: success, and the messages users see for each way the settings can be wrong. n8n runs
+ * the package's own test function (the nodes' `testedBy`), so the words are the package's on both
+ * n8n lines.
  */
 import { randomUUID } from 'node:crypto';
+import { createServer, type Server, type Socket } from 'node:net';
 
 import type { N8nApi } from '../../scripts/n8n/api';
 import { freePort } from '../../scripts/n8n/instance';
@@ -10,9 +13,31 @@ import { startSimulator, type DialerSimulator } from '../../simulator';
 import { connectN8n, registerSecret } from './setup/connection';
 
 const REJECTED_TOKEN =
-	'The server rejected the token. Copy it again from the dialer console (API > Token) and check the header style.';
-const NO_API_HERE =
-	'No dialer API at this address. Check the base URL (with its port) and the path segment.';
+	'The server rejected the token. Copy it again from the dialer console (API > Token) and check ' +
+	'the header style. (HTTP 401)';
+const noApiAt = (root: string) =>
+	`No dialer API at ${root} (HTTP 404). Check the Base URL (with its port) and the Path Segment.`;
+/** How every message about a failed connection names where the Base URL points. */
+const at = (origin: string) => `${origin}, the credential's Base URL`;
+
+/** A server on 127.0.0.1 that accepts connections and never answers. */
+async function silentServer(): Promise<{ origin: string; close(): Promise<void> }> {
+	const sockets = new Set<Socket>();
+	const server: Server = createServer((socket) => {
+		sockets.add(socket);
+		socket.on('close', () => sockets.delete(socket));
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as { port: number };
+	return {
+		origin: `http://127.0.0.1:${port}`,
+		close: () =>
+			new Promise<void>((resolve) => {
+				for (const socket of sockets) socket.destroy();
+				server.close(() => resolve());
+			}),
+	};
+}
 
 describe('Dialer API credential test', () => {
 	let api: N8nApi;
@@ -87,27 +112,70 @@ describe('Dialer API credential test', () => {
 			status: 'Error',
 			message: REJECTED_TOKEN,
 		});
-		// n8n 2.41 re-sends any request answered 401 once after "refreshing" the credential
-		// (n8n-core request-helpers/authentication.js), even for a credential that cannot refresh.
-		expect(simulator.requests.map((r) => r.status)).toEqual([401, 401]);
+		// One request: the test function sends it itself (n8n's own request test re-sent a 401).
+		expect(simulator.requests.map((r) => r.status)).toEqual([401]);
 	});
 
-	it('fails with a wrong path segment', async () => {
+	it('fails with a wrong path segment, naming the address it tried', async () => {
 		expect(await api.testCredentialData('dialerApi', settings({ pathSegment: 'wrong' }))).toEqual({
 			status: 'Error',
-			message: NO_API_HERE,
+			message: noApiAt(`${simulator.baseUrl}/wrong/api`),
 		});
 	});
 
-	it('fails when the host is unreachable', async () => {
+	it('says nothing accepts connections at a wrong port, and what to check', async () => {
 		// A port that was free a moment ago: nothing listens there.
-		const closedPort = await freePort();
-		const result = await api.testCredentialData(
-			'dialerApi',
-			settings({ baseUrl: `http://127.0.0.1:${closedPort}` }),
-		);
-		// n8n shows the bare network error code; the credential's rules only apply to HTTP answers.
-		expect(result).toEqual({ status: 'Error', message: 'ECONNREFUSED' });
+		const origin = `http://127.0.0.1:${await freePort()}`;
+		const result = await api.testCredentialData('dialerApi', settings({ baseUrl: origin }));
+		expect(result).toEqual({
+			status: 'Error',
+			message:
+				`Nothing accepts connections at ${at(origin)}. Check the host and the port (each ` +
+				'tenant may have its own), whether the dialer expects https:// or http://, and that ' +
+				'the dialer is running and a firewall lets n8n in.',
+		});
+	});
+
+	it('says a host name does not resolve', async () => {
+		// .invalid never resolves (RFC 6761): the resolver answers at once, nothing leaves the machine.
+		const origin = 'http://dialer.invalid:8607';
+		const result = await api.testCredentialData('dialerApi', settings({ baseUrl: origin }));
+		expect(result).toEqual({
+			status: 'Error',
+			message:
+				`The host name does not resolve from n8n's machine (${at(origin)}). Check its ` +
+				"spelling and the DNS (or VPN) n8n's machine uses; use the dialer's IP address if it " +
+				'has no name.',
+		});
+	});
+
+	it('says no answer came in time from a server that never answers', async () => {
+		const silent = await silentServer();
+		try {
+			const result = await api.testCredentialData(
+				'dialerApi',
+				settings({ baseUrl: silent.origin }),
+			);
+			expect(result).toEqual({
+				status: 'Error',
+				message:
+					`No answer within 10 seconds from ${at(silent.origin)}. Check the host, the port, ` +
+					'whether the dialer expects https:// or http://, and a firewall that drops connections.',
+			});
+		} finally {
+			await silent.close();
+		}
+	});
+
+	it('says https:// reached a port without TLS', async () => {
+		const origin = simulator.baseUrl.replace(/^http:/, 'https:');
+		const result = await api.testCredentialData('dialerApi', settings({ baseUrl: origin }));
+		expect(result).toEqual({
+			status: 'Error',
+			message:
+				`Nothing speaks TLS (https://) at ${at(origin)}. Check whether the dialer expects ` +
+				'http:// there, or https:// on another port.',
+		});
 	});
 
 	it('reaches the editor with its secrets blanked and the SSL switch as a real boolean', async () => {
@@ -140,11 +208,26 @@ describe('Dialer API credential test', () => {
 		const tlsSettings = (ignoreSslIssues: boolean) =>
 			settings({ baseUrl: tlsSimulator.baseUrl, ignoreSslIssues });
 
-		it('fails while "Ignore SSL Issues" is off', async () => {
-			// Like other network errors, n8n shows only the error code.
+		it('fails while "Ignore SSL Issues" is off, saying what to switch on', async () => {
 			expect(await api.testCredentialData('dialerApi', tlsSettings(false))).toEqual({
 				status: 'Error',
-				message: 'DEPTH_ZERO_SELF_SIGNED_CERT',
+				message:
+					`The dialer's TLS certificate (at ${at(tlsSimulator.baseUrl)}) is self-signed or ` +
+					"signed by an authority n8n's machine does not trust. For an on-premise dialer with " +
+					'its own certificate, turn on "Ignore SSL Issues (Insecure)" in the credential, or ' +
+					'give n8n the authority that signed it (NODE_EXTRA_CA_CERTS).',
+			});
+		});
+
+		it('says http:// to a TLS port had the connection closed, and to check the scheme', async () => {
+			const origin = tlsSimulator.baseUrl.replace(/^https:/, 'http:');
+			const result = await api.testCredentialData('dialerApi', settings({ baseUrl: origin }));
+			expect(result).toEqual({
+				status: 'Error',
+				message:
+					`The connection was closed before an answer came from ${at(origin)}. If that ` +
+					'happens every time, check whether the dialer expects https:// or http:// at that ' +
+					'port; otherwise retry later, and check a proxy or firewall in between.',
 			});
 		});
 

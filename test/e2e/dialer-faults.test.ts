@@ -32,50 +32,55 @@ afterAll(async () => {
 
 afterEach(() => dialer.sim.faults.clear());
 
-describe('each fault class becomes a clear error', () => {
+describe('each fault class becomes a clear error, titled with the operation users chose', () => {
 	it.each<[string, Fault, RegExp, RegExp]>([
 		[
 			'a 5xx with a JSON body',
 			{ kind: 'status', status: 500 },
-			/Dialer getTime failed \(HTTP 500\): Erro interno do servidor/,
+			/Team → Get Many failed \(HTTP 500\): Erro interno do servidor/,
+			/Retry later.*\(API operation: getTime\)/,
+		],
+		[
+			'a 503',
+			{ kind: 'status', status: 503 },
+			/Team → Get Many failed \(HTTP 503\)/,
 			/Retry later/,
 		],
-		['a 503', { kind: 'status', status: 503 }, /Dialer getTime failed \(HTTP 503\)/, /Retry later/],
 		[
 			'a 4xx',
 			{ kind: 'status', status: 400 },
-			/Dialer getTime failed \(HTTP 400\)/,
+			/Team → Get Many failed \(HTTP 400\)/,
 			/Check the parameters/,
 		],
 		[
 			'an HTML error page',
 			{ kind: 'html', status: 502 },
-			/Dialer getTime failed \(HTTP 502\): (?!.*<)/,
+			/Team → Get Many failed \(HTTP 502\): (?!.*<)/,
 			/Retry later/,
 		],
 		[
 			'truncated JSON',
 			{ kind: 'truncatedJson' },
-			/Dialer getTime failed \(HTTP 200\): answer ended before its JSON did, after \d+ bytes/,
+			/Team → Get Many failed \(HTTP 200\): answer ended before its JSON did, after \d+ bytes/,
 			/cut the answer short/,
 		],
 		[
 			'a 200 whose body reports failure',
 			{ kind: 'errorBody' },
-			/Dialer getTime failed \(HTTP 200\): Falha temporária/,
+			/Team → Get Many failed \(HTTP 200\): Falha temporária/,
 			/refused the request/,
 		],
 		[
 			'an empty body',
 			{ kind: 'empty' },
-			/Dialer getTime failed \(HTTP 200\): empty answer instead of JSON/,
+			/Team → Get Many failed \(HTTP 200\): empty answer instead of JSON/,
 			/unexpected page/,
 		],
 		[
 			'a reset connection',
 			{ kind: 'reset' },
-			/Dialer getTime failed: connection closed by the server/,
-			/closed the connection/,
+			/Team → Get Many failed: connection closed by the server/,
+			/was closed before an answer came/,
 		],
 	])('%s', async (_name, fault, message, hint) => {
 		dialer.sim.faults.add({ ...fault, operation: 'getTime' });
@@ -91,7 +96,7 @@ describe('each fault class becomes a clear error', () => {
 		const before = storage.requests.length;
 		dialer.sim.faults.add({ kind: 'redirect', operation: 'getTime' });
 		const { error } = await dialer.run(listTeams);
-		expect(error).toMatch(/Dialer getTime failed \(HTTP 307\)/);
+		expect(error).toMatch(/Team → Get Many failed \(HTTP 307\)/);
 		expect(error).toContain(`redirects the API to ${storage.baseUrl}`);
 		expect(storage.requests.slice(before).filter((request) => request.authorization)).toEqual([]);
 		expect(error).not.toContain(dialer.token);
@@ -100,7 +105,7 @@ describe('each fault class becomes a clear error', () => {
 	it('latency beyond the timeout', async () => {
 		dialer.sim.faults.add({ kind: 'latency', latencyMs: 3000, operation: 'getTime', times: 1 });
 		const { error } = await dialer.run({ ...listTeams, options: { timeout: 500 } });
-		expect(error).toMatch(/Dialer getTime failed: no answer in time/);
+		expect(error).toMatch(/Team → Get Many failed: no answer in time/);
 		expect(error).toMatch(
 			/No answer in time from http:\/\/127\.0\.0\.1:\d+, the credential's Base URL/,
 		);
@@ -117,7 +122,7 @@ describe('each fault class becomes a clear error', () => {
 		const baseUrl = `http://127.0.0.1:${await closedPort()}`;
 		const nowhere = await dialer.createCredential({ baseUrl });
 		const { error } = await dialer.run(listTeams, { credential: nowhere });
-		expect(error).toMatch(/Dialer getTime failed: connection refused/);
+		expect(error).toMatch(/Team → Get Many failed: connection refused/);
 		expect(error).toContain(`Nothing accepts connections at ${baseUrl}, the credential's Base URL`);
 		expect(error).toMatch(/host and the port/);
 	});
@@ -125,14 +130,14 @@ describe('each fault class becomes a clear error', () => {
 	it('a wrong token (HTTP 401)', async () => {
 		const wrong = await dialer.createCredential({ token: 'not-the-token' });
 		const { error } = await dialer.run(listTeams, { credential: wrong });
-		expect(error).toMatch(/Dialer getTime failed \(HTTP 401\)/);
+		expect(error).toMatch(/Team → Get Many failed \(HTTP 401\)/);
 		expect(error).toMatch(/rejected the token/);
 	});
 
 	it('a wrong path segment (HTTP 404 page)', async () => {
 		const wrong = await dialer.createCredential({ pathSegment: 'nope' });
 		const { error } = await dialer.run(listTeams, { credential: wrong });
-		expect(error).toMatch(/Dialer getTime failed \(HTTP 404\)/);
+		expect(error).toMatch(/Team → Get Many failed \(HTTP 404\)/);
 		expect(error).toMatch(/path segment/);
 	});
 });
@@ -154,7 +159,7 @@ describe('a self-signed HTTPS dialer', () => {
 			ignoreSslIssues: false,
 		});
 		const { error } = await dialer.run(listTeams, { credential: strict });
-		expect(error).toMatch(/Dialer getTime failed: TLS certificate not trusted/);
+		expect(error).toMatch(/Team → Get Many failed: TLS certificate not trusted/);
 		expect(error).toMatch(/Ignore SSL Issues/);
 	});
 
@@ -198,7 +203,7 @@ describe('continue on fail over 500 items', () => {
 			const input = items[i].extension;
 			if (input === '') expect(item.error).toMatch(/Extension: is empty/);
 			else if (input.startsWith('x'))
-				expect(item.error).toMatch(/Dialer getLigacaoAtivaByRamal failed \(HTTP 400\)/);
+				expect(item.error).toMatch(/Call → Get Active failed \(HTTP 400\)/);
 			else expect(item).toMatchObject({ extension: input, active: expect.any(Boolean) });
 		});
 	});

@@ -385,7 +385,7 @@ describe('errors', () => {
 		sim.faults.add({ operation: 'getTime', kind: 'status', status: 503 });
 		await failedRun(
 			{ resource: 'team', operation: 'getMany', returnAll: true, filters: {} },
-			/Dialer getTime failed \(HTTP 503\)/,
+			/Team → Get Many failed \(HTTP 503\)/,
 		);
 	});
 
@@ -393,7 +393,7 @@ describe('errors', () => {
 		sim.faults.add({ operation: 'getTime', kind: 'errorBody' });
 		await failedRun(
 			{ resource: 'team', operation: 'getMany', returnAll: true, filters: {} },
-			/Dialer getTime failed \(HTTP 200\)/,
+			/Team → Get Many failed \(HTTP 200\)/,
 		);
 	});
 
@@ -405,7 +405,7 @@ describe('errors', () => {
 				batch: { __rl: true, mode: 'id', value: String(sim.data.batches[0].id) },
 				queue: 'Fila que não existe',
 			},
-			/Dialer changeLoteToFila failed/,
+			/Batch → Move to Queue failed/,
 		);
 	});
 
@@ -444,7 +444,7 @@ describe('errors', () => {
 		expect(items[1].error).toMatch(/Audio ID: "not-a-number" is not an ID/);
 		expect(items[2]).toEqual({ success: true, id: audios[1].id });
 		// The same audio twice: the dialer refuses the second deactivation.
-		expect(items[3].error).toMatch(/Dialer desativarAudio failed \(HTTP 200\)/);
+		expect(items[3].error).toMatch(/Audio → Deactivate failed \(HTTP 200\)/);
 		expect(items[4]).toEqual({ success: true, id: audios[2].id });
 	});
 });

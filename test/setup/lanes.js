@@ -68,13 +68,13 @@ const examples = [
 const demo = ALL ? [e2e('demo')] : [];
 
 /**
- * n8n 1.x: what its engine does its own way: loading, the HTTP helpers behind the action node and
- * recordings, activation errors, polls and Fetch Test Event, the editor and the examples' Data
- * Tables on SQLite.
- * The credential test is left out: 1.x's tester shows its own texts (docs/compatibility.md).
+ * n8n 1.x: what its engine does its own way: loading, the HTTP helpers behind the action node,
+ * recordings and the credential test, activation errors, polls and Fetch Test Event, the editor
+ * and the examples' Data Tables on SQLite.
  */
 const n8n1 = [
 	e2e('package-loading'),
+	e2e('credential-test'),
 	// While the other lane's editor runs, the suites that only poll or publish: under that load
 	// n8n 1.x's regular-expression check of a By ID picker (250 ms limit) timed out once.
 	e2e('report-trigger-events'),

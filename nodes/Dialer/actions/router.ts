@@ -9,6 +9,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { inParallel, parallelRequestsOf } from '../../shared/parallel';
 import { asNodeError } from '../../shared/errors';
+import { nameCalls } from '../../shared/transport/errors';
 import * as endPause from './agent/endPause.operation';
 import * as logout from './agent/logout.operation';
 import * as deactivate from './audio/deactivate.operation';
@@ -143,14 +144,17 @@ export const actions = Object.entries(resources).flatMap(([resource, { operation
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
-	const operations = Object.hasOwn(resources, resource) ? resources[resource].operations : {};
+	const chosen = Object.hasOwn(resources, resource) ? resources[resource] : undefined;
+	const operations = chosen?.operations ?? {};
 	const handler = Object.hasOwn(operations, operation) ? operations[operation] : undefined;
-	if (!handler) {
+	if (!chosen || !handler) {
 		throw new NodeOperationError(
 			this.getNode(),
 			`The operation "${operation}" of resource "${resource}" is not supported`,
 		);
 	}
+	// Errors are titled with what users chose in the node: "Report → Get Filled Forms failed …".
+	nameCalls(this, `${chosen.name} → ${handler.option.name}`);
 
 	const items = this.getInputData();
 	const parallel = parallelRequestsOf(this);

@@ -8,6 +8,7 @@ import type {
 import * as batches from '../actions/batch/getMany.operation';
 import * as teams from '../actions/team/getMany.operation';
 import { rowsOf } from '../../shared/rows';
+import { nameCalls } from '../../shared/transport/errors';
 import { dialerApiRequest, type ApiEndpoint } from '../../shared/transport/request';
 
 const firstText = (record: IDataObject, keys: string[]) =>
@@ -19,8 +20,10 @@ const firstText = (record: IDataObject, keys: string[]) =>
 async function search(
 	context: ILoadOptionsFunctions,
 	list: { endpoint: ApiEndpoint; listKey: string },
+	title: string,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
+	nameCalls(context, title);
 	const needle = filter?.trim().toLowerCase() ?? '';
 	const results: INodeListSearchItems[] = rowsOf(
 		await dialerApiRequest.call(context, list.endpoint, {}),
@@ -40,12 +43,12 @@ export async function searchBatches(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	return await search(this, batches, filter);
+	return await search(this, batches, 'Loading the batch list', filter);
 }
 
 export async function searchTeams(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	return await search(this, teams, filter);
+	return await search(this, teams, 'Loading the team list', filter);
 }

@@ -93,6 +93,7 @@ const identity: RowIdentityRule = {
 };
 
 export const rowSource: ReportRowSource = {
+	name: 'Call History',
 	identity,
 	endpoint,
 	properties: [...whoseProperties, filters.property],

@@ -35,6 +35,7 @@ const identity: RowIdentityRule = {
 };
 
 export const rowSource: ReportRowSource = {
+	name: 'Classification Results',
 	identity,
 	endpoint,
 	properties: [filters.property, ...recordingProperties],

@@ -96,6 +96,7 @@ const identity: RowIdentityRule = {
 
 /** The fichas of one form, as items. */
 export const rowSource: ReportRowSource = {
+	name: 'Filled Forms',
 	identity,
 	endpoint,
 	properties: [formProperty, filters.property],

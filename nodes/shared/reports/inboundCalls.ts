@@ -55,6 +55,7 @@ const identity: RowIdentityRule = {
 };
 
 export const rowSource: ReportRowSource = {
+	name: 'Inbound Calls',
 	identity,
 	endpoint,
 	properties: [filters.property],

@@ -41,6 +41,8 @@ export function rowsCarrying(records: IDataObject[], identity: RowIdentityRule):
  * both offer the same parameters, send the same fields and output the same items.
  */
 export interface ReportRowSource {
+	/** The report's name, as its operation and errors name it ("Filled Forms"). */
+	name: string;
 	endpoint: ApiEndpoint;
 	/** The parameters that choose the rows, besides the period. */
 	properties: INodeProperties[];

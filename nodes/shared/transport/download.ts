@@ -9,7 +9,7 @@ import type {
 import { bodyStream, release } from './body';
 import { fileBody, readStart } from './fileBody';
 import { describeBody } from './answerBodies';
-import { networkFailure, TIMED_OUT, UNTRUSTED_CERTIFICATE } from './networkFailures';
+import { CERTIFICATE_PROBLEMS, networkFailure, TIMED_OUT } from './networkFailures';
 import { fileError } from './errors';
 import { cancelSignalOf } from './request';
 import { serverFor } from './server';
@@ -256,7 +256,7 @@ export async function downloadFile(this: FileContext, file: FileRequest): Promis
 function networkHint(problem: string, url: URL, dialerOrigin?: string): string | undefined {
 	if (problem === TIMED_OUT) return 'Retry later, or raise Options → Timeout for long recordings.';
 	if (url.origin === dialerOrigin) return undefined;
-	if (problem === UNTRUSTED_CERTIFICATE) {
+	if (CERTIFICATE_PROBLEMS.includes(problem)) {
 		return (
 			`n8n does not trust the certificate of ${url.host}. The credential's Ignore SSL Issues ` +
 			'applies only to the dialer: ask for links with a trusted certificate, or give n8n the ' +

@@ -5,17 +5,38 @@ import type { ApiOperation } from './operations';
 
 export interface ApiFailure {
 	operation: ApiOperation;
+	/** What users know the call by (callTitle): the error's title. */
+	title: string;
 	status?: number;
 	problem: string;
 	hint: string;
 	itemIndex?: number;
 }
 
+/**
+ * A failed call, titled as users know it ("Report → Get Filled Forms failed (HTTP 500): …"), the
+ * API operation it called in the description and the details.
+ */
 export function apiError(node: INode, failure: ApiFailure): NodeApiError {
-	const status = statusPart(failure.status);
-	const message = `Dialer ${failure.operation} failed${status}: ${failure.problem}`;
-	return nodeApiError(node, message, failure, { operation: failure.operation });
+	const message = `${failure.title} failed${statusPart(failure.status)}: ${failure.problem}`;
+	const hint = `${failure.hint} (API operation: ${failure.operation})`;
+	return nodeApiError(node, message, { ...failure, hint }, { operation: failure.operation });
 }
+
+// One name for all the calls a node run (an execution's node, a poll, a list search) makes.
+const callNames = new WeakMap<object, string>();
+
+/**
+ * Names the calls `context` makes as users know them, for their errors' titles: the node's
+ * Resource and Operation ("Team → Get Many"), the report a poll reads, the list a picker loads.
+ */
+export function nameCalls(context: object, title: string): void {
+	callNames.set(context, title);
+}
+
+/** The title of a call `context` makes: its name, else the API operation's (never named). */
+export const callTitle = (context: object, operation: ApiOperation): string =>
+	callNames.get(context) ?? `Dialer ${operation}`;
 
 /** A file the dialer links to that could not be downloaded. */
 export interface FileFailure {

@@ -4,6 +4,19 @@
  */
 export const TIMED_OUT = 'no answer in time';
 export const UNTRUSTED_CERTIFICATE = 'TLS certificate not trusted';
+export const CERTIFICATE_FOR_ANOTHER_NAME = 'TLS certificate for another host name';
+export const CERTIFICATE_EXPIRED = 'TLS certificate expired or not yet valid';
+export const NOT_TLS = 'no TLS at this port';
+export const TLS_FAILED = 'TLS connection failed';
+/** The certificate failures: the credential's switch is the way past them for the dialer. */
+export const CERTIFICATE_PROBLEMS: readonly string[] = [
+	UNTRUSTED_CERTIFICATE,
+	CERTIFICATE_FOR_ANOTHER_NAME,
+	CERTIFICATE_EXPIRED,
+];
+
+/** The credential's switch, as its field is labelled. */
+const IGNORE_TLS_SWITCH = '"Ignore SSL Issues (Insecure)"';
 
 /**
  * Each network failure with what to check; `at` names where the credential's Base URL points
@@ -23,8 +36,8 @@ const NETWORK_HINTS: Array<[RegExp, string, (at: string) => string]> = [
 		/ENOTFOUND|EAI_AGAIN/,
 		'host not found',
 		(at) =>
-			`The host name of ${at} does not resolve from n8n's machine. Check its spelling and the ` +
-			"DNS (or VPN) n8n's machine uses; use the dialer's IP address if it has no name.",
+			`The host name does not resolve from n8n's machine (${at}). Check its spelling and ` +
+			"the DNS (or VPN) n8n's machine uses; use the dialer's IP address if it has no name.",
 	],
 	[
 		/EHOSTUNREACH|ENETUNREACH/,
@@ -44,14 +57,59 @@ const NETWORK_HINTS: Array<[RegExp, string, (at: string) => string]> = [
 	[
 		/ECONNRESET|socket hang up/i,
 		'connection closed by the server',
-		() => 'The dialer closed the connection. Retry later; check a proxy or firewall in between.',
+		(at) =>
+			`The connection was closed before an answer came from ${at}. If that happens every time, ` +
+			'check whether the dialer expects https:// or http:// at that port; otherwise retry ' +
+			'later, and check a proxy or firewall in between.',
+	],
+	// Before any other TLS failure: https:// to a port that serves plain HTTP.
+	[
+		/WRONG_VERSION_NUMBER|wrong version number|packet length too long/i,
+		NOT_TLS,
+		(at) =>
+			`Nothing speaks TLS (https://) at ${at}. Check whether the dialer expects http:// ` +
+			'there, or https:// on another port.',
 	],
 	[
-		/CERT|SSL|TLS|self[- ]signed/i,
+		/ALTNAME|does not match certificate/i,
+		CERTIFICATE_FOR_ANOTHER_NAME,
+		(at) =>
+			`The dialer's TLS certificate is for another host name than the one in ${at}. Put the ` +
+			'name the certificate was issued for in the Base URL; for an on-premise dialer reached by ' +
+			`its address, turn on ${IGNORE_TLS_SWITCH} in the credential.`,
+	],
+	[
+		/CERT_HAS_EXPIRED|CERT_NOT_YET_VALID|certificate has expired|not yet valid/i,
+		CERTIFICATE_EXPIRED,
+		(at) =>
+			`The dialer's TLS certificate (at ${at}) has expired or is not valid yet. Ask the ` +
+			"dialer's administrator to renew it, and check both machines' clocks; until then " +
+			`${IGNORE_TLS_SWITCH} in the credential connects anyway.`,
+	],
+	[
+		/CERT|certificate|self[- ]signed/i,
 		UNTRUSTED_CERTIFICATE,
-		() =>
-			'The server certificate could not be verified. For an on-premise server with a ' +
-			'self-signed certificate, turn on "Ignore SSL Issues" in the credential.',
+		(at) =>
+			`The dialer's TLS certificate (at ${at}) is self-signed or signed by an authority ` +
+			"n8n's machine does not trust. For an on-premise dialer with its own certificate, turn " +
+			`on ${IGNORE_TLS_SWITCH} in the credential, or give n8n the authority that signed it ` +
+			'(NODE_EXTRA_CA_CERTS).',
+	],
+	// n8n's NodeSslError, for any certificate error, when it keeps no code to tell which (1.x).
+	[
+		/SSL Issue/,
+		UNTRUSTED_CERTIFICATE,
+		(at) =>
+			`n8n could not verify the dialer's TLS certificate (at ${at}): it may be self-signed, ` +
+			`for another host name or expired. For an on-premise dialer with its own certificate, ` +
+			`turn on ${IGNORE_TLS_SWITCH} in the credential.`,
+	],
+	[
+		/SSL|TLS|EPROTO/i,
+		TLS_FAILED,
+		(at) =>
+			`The TLS (https://) connection failed before an answer came from ${at}. Check ` +
+			'whether the dialer expects https:// or http://, and the port.',
 	],
 ];
 
@@ -92,7 +150,8 @@ export function networkFailure(
 	};
 }
 
-function baseUrlNamed(baseUrl: string): string {
+/** Where the credential's Base URL points, as messages name it (its origin only). */
+export function baseUrlNamed(baseUrl: string): string {
 	try {
 		return `${new URL(baseUrl).origin}, the credential's Base URL`;
 	} catch {

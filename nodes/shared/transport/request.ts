@@ -6,6 +6,7 @@ import { describeBody, failureMessage, withoutSecrets } from './answerBodies';
 import { networkFailure } from './networkFailures';
 import {
 	apiError,
+	callTitle,
 	hintForRedirect,
 	hintForStatus,
 	CUT_SHORT_HINT,
@@ -78,6 +79,8 @@ interface Answer {
 	serverText(text: string): string;
 	/** A body described for a message (describeBody), without the credential's secrets. */
 	described(text: string, cut?: boolean): string;
+	/** What users know the call by, for its errors' titles. */
+	title: string;
 }
 
 async function send(
@@ -112,9 +115,11 @@ async function send(
 		timeout,
 		abortSignal: signal,
 	};
+	const title = callTitle(context, operation);
 	const failed = (error: unknown, status?: number) =>
 		apiError(context.getNode(), {
 			operation,
+			title,
 			itemIndex,
 			status,
 			...networkFailure(error, deadline, server.baseUrl),
@@ -132,6 +137,7 @@ async function send(
 	if (status < 200 || status > 299) {
 		throw apiError(context.getNode(), {
 			operation,
+			title,
 			itemIndex,
 			status,
 			problem: described((await readAll(body)).toString('utf8')),
@@ -141,7 +147,7 @@ async function send(
 		});
 	}
 	const contentType = String(response.headers?.['content-type'] ?? '');
-	return { status, contentType, body, serverText, described };
+	return { status, contentType, body, serverText, described, title };
 }
 
 /**
@@ -156,12 +162,18 @@ export async function dialerApiRequest(
 	itemIndex?: number,
 ): Promise<unknown> {
 	const { operation } = endpoint;
-	const { status, body, serverText, described } = await send(this, endpoint, fields, itemIndex);
+	const { status, body, serverText, described, title } = await send(
+		this,
+		endpoint,
+		fields,
+		itemIndex,
+	);
 	const answer = await readJson(body);
 	if (!answer.isJson) {
 		const { start, cut, cutShortAfter } = answer;
 		throw apiError(this.getNode(), {
 			operation,
+			title,
 			itemIndex,
 			status,
 			problem:
@@ -177,6 +189,7 @@ export async function dialerApiRequest(
 	if (failure !== undefined) {
 		throw apiError(this.getNode(), {
 			operation,
+			title,
 			itemIndex,
 			status,
 			problem: serverText(failure),
@@ -217,6 +230,7 @@ export async function dialerApiDownload(
 		if (failure !== undefined) {
 			throw apiError(this.getNode(), {
 				operation: endpoint.operation,
+				title: answer.title,
 				itemIndex,
 				status: answer.status,
 				problem: answer.serverText(failure),

@@ -1,7 +1,7 @@
 /**
  * Where the dialer's API is and how a request proves who sends it, both from the Dialer API
- * credential: the package's requests and n8n's own uses of the credential (its test, the HTTP
- * Request node) follow the same rules.
+ * credential: the package's requests, its credential test and n8n's own use of the credential
+ * (the HTTP Request node's Authorization header) follow the same rules.
  */
 import type {
 	ICredentialDataDecryptedObject,
@@ -29,11 +29,6 @@ export interface Server {
 // Users paste base URLs with a trailing slash and path segments with slashes around them.
 const TRAILING_SLASHES = /\/+$/;
 const EDGE_SLASHES = /^\/+|\/+$/g;
-
-/** The API root as an expression on the credential, for its test request (same rules). */
-export const API_ROOT_EXPRESSION =
-	`={{ String($credentials.baseUrl).trim().replace(${TRAILING_SLASHES}, "") }}` +
-	`/{{ String($credentials.pathSegment).trim().replace(${EDGE_SLASHES}, "") }}/api`;
 
 /** What each Authorization Header Style writes before the token. */
 const TOKEN_PREFIXES: Record<string, string> = { raw: '', bearer: 'Bearer ', basic: 'Basic ' };

@@ -52,8 +52,8 @@ describe('many items and continue on fail', () => {
 			[0, 1, 2, 3, 4].map((item) => ({ item })),
 		);
 		expect(output[2].json.error).toMatch(/Audio ID: "x" is not an ID/);
-		expect(output[3].json.error).toBe('Dialer desativarAudio failed (HTTP 500): boom');
-		expect(output[3].json.description).toMatch(/Retry later/);
+		expect(output[3].json.error).toBe('Audio → Deactivate failed (HTTP 500): boom');
+		expect(output[3].json.description).toMatch(/Retry later.*\(API operation: desativarAudio\)$/);
 		expect(output[4].json).toEqual({ success: true, id: 5 });
 		expect(sent).toHaveLength(4);
 	});
@@ -188,6 +188,7 @@ describe('many items and continue on fail', () => {
 		const error = (await router.call(context).catch((caught: unknown) => caught)) as NodeApiError;
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.httpCode).toBe('503');
-		expect(error.message).toBe('Dialer desativarAudio failed (HTTP 503): empty answer');
+		expect(error.message).toBe('Audio → Deactivate failed (HTTP 503): empty answer');
+		expect(error.description).toMatch(/\(API operation: desativarAudio\)$/);
 	});
 });

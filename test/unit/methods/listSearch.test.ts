@@ -67,8 +67,10 @@ describe('team picker', () => {
 		]);
 	});
 
-	it('fails like the node does when the dialer refuses', async () => {
+	it('fails like the node does when the dialer refuses, titled with the list it loads', async () => {
 		const { context } = listSearch([{ status: 401, body: '' }]);
-		await expect(searchTeams.call(context)).rejects.toThrow('Dialer getTime failed (HTTP 401)');
+		await expect(searchTeams.call(context)).rejects.toThrow(
+			'Loading the team list failed (HTTP 401): empty answer',
+		);
 	});
 });

@@ -99,7 +99,11 @@ describe('New Filled Form', () => {
 		sim.faults.add({ kind: 'status', status: 500, operation: 'getFP1', times: 1 });
 		const error = await poll().catch((caught: unknown) => caught);
 		expect(error).toBeInstanceOf(NodeApiError);
-		expect((error as Error).message).toMatch(/getFP1.*HTTP 500/);
+		// Titled with the report the Event reads; the API operation in the description.
+		expect((error as Error).message).toBe(
+			'Filled Forms report failed (HTTP 500): Erro interno do servidor',
+		);
+		expect((error as NodeApiError).description).toMatch(/\(API operation: getFP1\)$/);
 		expect(staticData).toEqual(before);
 		expect((await poll()).map((item) => item.ficha)).toEqual([String(filled.id)]);
 	});
@@ -206,7 +210,7 @@ describe('New Filled Form', () => {
 		sim.faults.add({ kind: 'redirect', operation: 'getFP1', times: 1 });
 		const error = await poll().catch((caught: unknown) => caught);
 		expect(error).toBeInstanceOf(NodeApiError);
-		expect((error as Error).message).toMatch(/getFP1 failed \(HTTP 307\)/);
+		expect((error as Error).message).toMatch(/^Filled Forms report failed \(HTTP 307\)/);
 		expect((error as NodeApiError).description).toContain(
 			`redirects the API to ${sim.storage.baseUrl}`,
 		);

@@ -11,6 +11,7 @@ import type {
 
 import * as callHistory from '../../../nodes/shared/reports/callHistory';
 import { router } from '../../../nodes/Dialer/actions/router';
+import { nameCalls } from '../../../nodes/shared/transport/errors';
 import { dialerApiRequest } from '../../../nodes/shared/transport/request';
 import { fakePrepareBinaryData, type StoreCall, type StoreMode } from './binaryStore';
 import { followingRedirects } from './redirects';
@@ -248,6 +249,8 @@ export function callApi(
 	fields: Record<string, string | undefined> = {},
 ) {
 	const { context, sent } = fakeExecuteFunctions({ parameters: {}, responses });
+	// As the router names the calls of Report → Get Call History.
+	nameCalls(context, 'Report → Get Call History');
 	const result = dialerApiRequest.call(context, callHistory.endpoint, fields, 3);
 	return { result, sent };
 }

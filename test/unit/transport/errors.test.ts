@@ -23,15 +23,29 @@ async function failure(response: FakeResponse): Promise<NodeApiError> {
 	return error as NodeApiError;
 }
 
-describe('errors name the operation and the HTTP status, and give a hint', () => {
+describe('errors name the operation as the node shows it and the HTTP status, and give a hint', () => {
 	it('turns a 500 with a JSON message into a NodeApiError', async () => {
 		const error = await failure({
 			status: 500,
 			body: { status: 'error', message: 'Banco indisponível' },
 		});
-		expect(error.message).toBe('Dialer getHC2 failed (HTTP 500): Banco indisponível');
+		expect(error.message).toBe('Report → Get Call History failed (HTTP 500): Banco indisponível');
 		expect(error.httpCode).toBe('500');
 		expect(error.description).toMatch(/Retry later/);
+	});
+
+	it('names the API operation the call used in the description and the details', async () => {
+		const error = await failure({ status: 500, body: { message: 'Banco indisponível' } });
+		expect(error.description).toMatch(/Retry later.*\(API operation: getHC2\)$/);
+		expect(error.errorResponse).toMatchObject({ operation: 'getHC2' });
+	});
+
+	it('titles a call no node named with the API operation', async () => {
+		const { context } = fakeExecuteFunctions({ parameters: {}, responses: [{ status: 500 }] });
+		const error = await dialerApiRequest
+			.call(context, callHistory.endpoint, {}, 0)
+			.catch((caught: Error) => caught);
+		expect(String((error as Error).message)).toMatch(/^Dialer getHC2 failed \(HTTP 500\)/);
 	});
 
 	it('strips the markup of an HTML error page', async () => {
@@ -39,7 +53,7 @@ describe('errors name the operation and the HTTP status, and give a hint', () =>
 			status: 502,
 			body: '<html><head><style>p{}</style></head><body><h1>502 Bad Gateway</h1></body></html>',
 		});
-		expect(error.message).toBe('Dialer getHC2 failed (HTTP 502): 502 Bad Gateway');
+		expect(error.message).toBe('Report → Get Call History failed (HTTP 502): 502 Bad Gateway');
 	});
 
 	it.each([
@@ -54,17 +68,21 @@ describe('errors name the operation and the HTTP status, and give a hint', () =>
 
 	it('rejects a 200 whose body is not JSON', async () => {
 		const error = await failure({ body: '<html><body>Sessão expirada [login]</body></html>' });
-		expect(error.message).toMatch(/^Dialer getHC2 failed \(HTTP 200\): answer is not JSON/);
+		expect(error.message).toMatch(
+			/^Report → Get Call History failed \(HTTP 200\): answer is not JSON/,
+		);
 	});
 
 	it('rejects an empty 200', async () => {
 		const error = await failure({ body: '' });
-		expect(error.message).toBe('Dialer getHC2 failed (HTTP 200): empty answer instead of JSON');
+		expect(error.message).toBe(
+			'Report → Get Call History failed (HTTP 200): empty answer instead of JSON',
+		);
 	});
 
 	it('rejects a 200 whose body reports failure', async () => {
 		const error = await failure({ body: { status: 'error', message: 'Fila não encontrada' } });
-		expect(error.message).toBe('Dialer getHC2 failed (HTTP 200): Fila não encontrada');
+		expect(error.message).toBe('Report → Get Call History failed (HTTP 200): Fila não encontrada');
 	});
 
 	it.each([
@@ -104,7 +122,7 @@ describe('errors name the operation and the HTTP status, and give a hint', () =>
 	it.each([
 		['ECONNREFUSED', /connection refused/, /host and the port/],
 		['ETIMEDOUT', /no answer in time/, /narrow the period/],
-		['ECONNRESET', /closed by the server/, /Retry later/],
+		['ECONNRESET', /closed by the server/, /retry later/],
 		['DEPTH_ZERO_SELF_SIGNED_CERT', /TLS certificate not trusted/, /Ignore SSL Issues/],
 		['ENOTFOUND', /host not found/, /Base URL/],
 	])('maps a network error %s without an HTTP status', async (code, problem, hint) => {

@@ -122,7 +122,7 @@ describe('Report → Get Filled Forms', () => {
 			responses: [{ body: refusal, contentType: 'application/vnd.api+json' }],
 		});
 		await expect(router.call(context)).rejects.toThrow(
-			'Dialer getFP1 failed (HTTP 200): Formulário não encontrado',
+			'Report → Get Filled Forms failed (HTTP 200): Formulário não encontrado',
 		);
 	});
 
