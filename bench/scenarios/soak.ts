@@ -241,17 +241,28 @@ function probePair(sim: DialerSimulator, sent: Array<Promise<unknown>>): NodeJS.
 	];
 }
 
-/** The wallboard's data as its page reads it: all rows, or those from eventOrder `since` on. */
-async function timedGet(url: string, headers: Record<string, string>, since?: number) {
+/**
+ * The wallboard's data as its page reads it: all rows, or those from eventOrder `since` on (up to
+ * `before`, when given).
+ */
+async function timedGet(
+	url: string,
+	headers: Record<string, string>,
+	since?: number,
+	before?: number,
+) {
 	const started = performance.now();
+	const query = since === undefined ? '' : `?since=${since}${before ? `&before=${before}` : ''}`;
 	try {
-		const res = await request(since === undefined ? url : `${url}?since=${since}`, {
+		const res = await request(`${url}${query}`, {
 			headers,
 			signal: AbortSignal.timeout(WALLBOARD_TIMEOUT_MS),
 		});
 		const body = (await res.body.json()) as {
 			lastOrder?: number;
 			more?: boolean;
+			rows?: number;
+			middleOrder?: number | null;
 			agents?: Array<{ agentId: number; eventOrder: number; state: string }>;
 		};
 		return res.statusCode === 200 ? { ms: performance.now() - started, body } : undefined;
@@ -482,17 +493,27 @@ async function soakOne(
 				return t === undefined ? [] : [Date.parse(row.createdAt) - (t + 1) * 1000];
 			});
 
-			// The whole table, as the page reads it on opening: 1000 rows a request.
+			// The whole table, as the page reads it on opening: windows of eventOrder of at most 1000
+			// rows, a full one asked again narrower, the next sized for about 600 rows.
 			const shown = new Map<number, { eventOrder: number; state: string }>();
-			for (let since = 0, more = true; more;) {
-				const answer = await timedGet(dataUrl, headers, since);
-				for (const agent of answer?.body.agents ?? []) {
+			const clockOrder = Math.floor(Date.now() / 100);
+			for (let lo = 0, span: number | null = null; ;) {
+				const answer = await timedGet(dataUrl, headers, lo, span === null ? undefined : lo + span);
+				if (!answer) break;
+				for (const agent of answer.body.agents ?? []) {
 					const known = shown.get(agent.agentId);
 					if (!known || agent.eventOrder >= known.eventOrder) shown.set(agent.agentId, agent);
 				}
-				// Past the last eventOrder read when all 1000 rows had it, as the page does.
-				more = answer?.body.more === true;
-				if (answer) since = answer.body.lastOrder! > since ? answer.body.lastOrder! : since + 1;
+				if (answer.body.more && (span === null || span > 1)) {
+					const half = Math.ceil((span ?? Math.max(2, clockOrder + 300 - lo)) / 2);
+					const middle = (answer.body.middleOrder ?? lo) - lo;
+					span = middle >= 1 && (span === null || middle < span) ? middle : half;
+				} else if (span !== null) {
+					const rows = Math.max(answer.body.rows ?? 1, 1);
+					const grown = Math.max(1, Math.round(span * Math.min(4, 600 / rows)));
+					lo += span;
+					span = lo + grown >= clockOrder ? null : grown;
+				} else break;
 			}
 			const boardWrong = [...model.latest].filter(
 				([agentId, event]) => shown.get(agentId)?.state !== event.estado,

@@ -307,6 +307,8 @@ describe('the supervisor wallboard in Chromium (examples/supervisor-wallboard.js
 			...everything,
 			agents: [],
 			lastOrder: lastOrder + 1,
+			rows: 0,
+			middleOrder: null,
 			now: expect.any(String),
 		});
 		expect((await read(lastOrder)).agents.map((agent) => agent.agentId)).toEqual([AVAILABLE]);
@@ -353,17 +355,20 @@ describe('the supervisor wallboard in Chromium (examples/supervisor-wallboard.js
 				eventOrder: filler.eventOrder - index,
 			})),
 		);
-		const sinces: number[] = [];
+		const windows: Array<[number, number]> = [];
 		page.on('request', (asked) => {
-			if (asked.url().startsWith(dataUrl))
-				sinces.push(Number(new URL(asked.url()).searchParams.get('since')));
+			if (!asked.url().startsWith(dataUrl)) return;
+			const query = new URL(asked.url()).searchParams;
+			windows.push([Number(query.get('since')), Number(query.get('before') ?? Infinity)]);
 		});
 		await page.reload();
 		await page.waitForFunction("document.querySelectorAll('.tile').length === 200");
-		// From the first row, then each request from the last eventOrder the one before read.
-		expect(sinces.slice(0, 3)).toEqual([0, expect.any(Number), expect.any(Number)]);
-		expect(sinces[1]).toBeGreaterThan(0);
-		expect(sinces[2]).toBeGreaterThan(sinces[1]);
+		// The whole table first, then narrower windows of eventOrder (more rows than one request
+		// reads), from the first row to the last.
+		expect(windows[0]).toEqual([0, Infinity]);
+		expect(windows[1]).toEqual([0, expect.any(Number)]);
+		expect(windows[1][1]).toBeLessThan(Infinity);
+		expect(windows.at(-1)![1]).toBe(Infinity);
 		const layout = (await page.evaluate(`(() => {
 			const tiles = [...document.querySelectorAll('.tile')].map((tile) => {
 				const box = tile.getBoundingClientRect();

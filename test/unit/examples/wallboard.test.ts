@@ -42,8 +42,15 @@ const nodeTypes: INodeTypes = {
 };
 
 /** The page's request: its query string as the Webhook node gives it. */
-const request = (since?: string): INodeExecutionData[] => [
-	{ json: { query: since === undefined ? {} : { since } } },
+const request = (since?: string, before?: string): INodeExecutionData[] => [
+	{
+		json: {
+			query: {
+				...(since === undefined ? {} : { since }),
+				...(before === undefined ? {} : { before }),
+			},
+		},
+	},
 ];
 
 /** An expression of the example evaluated by n8n-workflow in `node`, after these nodes ran. */
@@ -86,12 +93,17 @@ function evaluate(
 	);
 }
 
-/** The value "Rows Since Last Read" compares eventOrder with, for the page's `since`. */
-function readFrom(since?: string): unknown {
+/** The conditions "Rows Since Last Read" reads with, valued for the page's request. */
+function readWith(since?: string, before?: string): unknown[] {
 	const { conditions } = nodeNamed(READ).parameters.filters as {
-		conditions: Array<{ keyValue: string }>;
+		conditions: Array<{ keyName: string; condition: string; keyValue: string }>;
 	};
-	return evaluate(READ, conditions[0].keyValue, request(since), { [REQUEST]: request(since) });
+	const asked = request(since, before);
+	return conditions.map(({ keyName, condition, keyValue }) => [
+		keyName,
+		condition,
+		evaluate(READ, keyValue, asked, { [REQUEST]: asked }),
+	]);
 }
 
 /** One field of the answer, from the rows read (n8n gives one empty item for none). */
@@ -114,22 +126,21 @@ const row = (id: number, agentId: number, eventOrder: number, state = 'online'):
 });
 
 describe("the wallboard's data", () => {
-	it("reads by the table's own eventOrder column, in eventOrder, from the page's since", () => {
-		const { filters, orderBy, orderByColumn, orderByDirection, limit } = nodeNamed(READ).parameters;
-		expect({ filters, orderBy, orderByColumn, orderByDirection, limit }).toEqual({
-			filters: {
-				conditions: [expect.objectContaining({ keyName: 'eventOrder', condition: 'gte' })],
-			},
-			orderBy: true,
-			orderByColumn: 'eventOrder',
-			orderByDirection: 'ASC',
-			limit: 1000,
-		});
-		expect(readFrom('17701234561')).toBe(17701234561);
+	it("reads the rows of the page's window by the table's own eventOrder column, 1000 at most", () => {
+		expect(nodeNamed(READ).parameters.limit).toBe(1000);
+		expect(readWith('17701234561', '17701239000')).toEqual([
+			['eventOrder', 'gte', 17701234561],
+			['eventOrder', 'lt', 17701239000],
+		]);
 	});
 
-	it('reads a missing or malformed since as 0, from the first row', () => {
-		for (const since of [undefined, '', 'abc', '-5']) expect(readFrom(since)).toBe(0);
+	it('reads from the first row without a since, and to the last without a before', () => {
+		for (const since of [undefined, '', 'abc', '-5'])
+			expect(readWith(since)).toEqual([
+				['eventOrder', 'gte', 0],
+				['eventOrder', 'lt', Number.MAX_SAFE_INTEGER],
+			]);
+		expect(readWith('10', '0')[1]).toEqual(['eventOrder', 'lt', Number.MAX_SAFE_INTEGER]);
 	});
 
 	it("lists each agent's newest row by the dialer's time, not by when it was saved", () => {
@@ -141,24 +152,32 @@ describe("the wallboard's data", () => {
 	});
 
 	it('answers the highest eventOrder read, or the since asked when nothing is new', () => {
-		expect(field('lastOrder', [row(41, 1, 1002), row(43, 2, 1011), row(42, 3, 1005)], '1000')).toBe(
-			1011,
-		);
+		const rows = [row(41, 1, 1002), row(43, 2, 1011), row(42, 3, 1005)];
+		expect(field('lastOrder', rows, '1000')).toBe(1011);
 		expect(field('lastOrder', [], '1000')).toBe(1000);
 		expect(field('lastOrder', [], 'abc')).toBe(0);
 		expect(field('agents', [], '1000')).toEqual([]);
 	});
 
-	it('says when the reading was full (1000 rows, the most one request reads) so the page asks again at once', () => {
+	it('says when the window was full (1000 rows, the most one request reads) so the page asks a narrower one', () => {
 		const rows = (count: number) => Array.from({ length: count }, (_, i) => row(i + 1, i % 30, i));
 		expect(field('more', rows(1000))).toBe(true);
 		expect(field('more', rows(999))).toBe(false);
 		expect(field('more', [])).toBe(false);
+		expect(field('rows', rows(999))).toBe(999);
+		expect(field('rows', [])).toBe(0);
+	});
+
+	it('answers the middle eventOrder of the rows read, in whatever order n8n gave them', () => {
+		const rows = [row(1, 1, 50), row(2, 2, 10), row(3, 3, 40), row(4, 4, 20), row(5, 5, 30)];
+		expect(field('middleOrder', rows)).toBe(30);
+		expect(field('middleOrder', [])).toBeNull();
 	});
 
 	it('takes in 200,000 rows at once without overflowing the stack', () => {
 		const rows = Array.from({ length: 200_000 }, (_, i) => row(i + 1, i % 300, 1000 + i));
 		expect(field('lastOrder', rows)).toBe(200_999);
 		expect((field('agents', rows) as unknown[]).length).toBe(300);
+		expect(field('middleOrder', rows)).toBe(101_000);
 	});
 });
