@@ -241,17 +241,28 @@ function probePair(sim: DialerSimulator, sent: Array<Promise<unknown>>): NodeJS.
 	];
 }
 
-/** The wallboard's data as its page reads it: all rows, or those after `afterId`. */
-async function timedGet(url: string, headers: Record<string, string>, afterId?: number) {
+/**
+ * The wallboard's data as its page reads it: all rows, or those from eventOrder `since` on (up to
+ * `before`, when given).
+ */
+async function timedGet(
+	url: string,
+	headers: Record<string, string>,
+	since?: number,
+	before?: number,
+) {
 	const started = performance.now();
+	const query = since === undefined ? '' : `?since=${since}${before ? `&before=${before}` : ''}`;
 	try {
-		const res = await request(afterId === undefined ? url : `${url}?afterId=${afterId}`, {
+		const res = await request(`${url}${query}`, {
 			headers,
 			signal: AbortSignal.timeout(WALLBOARD_TIMEOUT_MS),
 		});
 		const body = (await res.body.json()) as {
-			lastId?: number;
+			lastOrder?: number;
 			more?: boolean;
+			rows?: number;
+			middleOrder?: number | null;
 			agents?: Array<{ agentId: number; eventOrder: number; state: string }>;
 		};
 		return res.statusCode === 200 ? { ms: performance.now() - started, body } : undefined;
@@ -360,8 +371,9 @@ async function soakOne(
 			if (Date.now() - started + PROBE_OVER_MS < shiftMs) timers.push(...probePair(sim, sent));
 		}, PROBE_EVERY_MS);
 		const samples: SoakSample[] = [];
-		// Like the page: all rows first, then the rows after the last it has, less 200.
-		let lastId: number | undefined;
+		// Like the page: all rows first, then the rows from the newest eventOrder it has (never past
+		// the clock) less 30 s.
+		let lastOrder: number | undefined;
 		let stopped: { atS: number; rssMb: number } | undefined;
 		// A process group that is gone reads as 0 MB: not a measurement.
 		const rssMb = () => {
@@ -391,7 +403,13 @@ async function soakOne(
 			// Memory first: the requests below may take up to 30 s from an overloaded n8n.
 			const memory = rssMb();
 			const [wallboard, running, waiting] = await Promise.all([
-				timedGet(dataUrl, headers, lastId === undefined ? undefined : Math.max(0, lastId - 200)),
+				timedGet(
+					dataUrl,
+					headers,
+					lastOrder === undefined
+						? undefined
+						: Math.max(0, Math.floor(Math.min(lastOrder, Date.now() / 100) - 300)),
+				),
 				api.executionCount(alerts.id, 'running').catch(() => NaN),
 				api.executionCount(alerts.id, 'waiting').catch(() => NaN),
 			]);
@@ -403,8 +421,8 @@ async function soakOne(
 				wallboardMs: wallboard?.ms,
 			};
 			samples.push(sample);
-			if (wallboard?.body.lastId !== undefined)
-				lastId = Math.max(lastId ?? 0, wallboard.body.lastId);
+			if (wallboard?.body.lastOrder !== undefined)
+				lastOrder = Math.max(lastOrder ?? 0, wallboard.body.lastOrder);
 			if (samples.length % 12 === 0)
 				log(
 					`soak: ${sample.atS} s, RSS ${sample.rssMb.toFixed(0)} MB, executions running ${running}, waiting ${waiting}, wallboard ${wallboard ? `${wallboard.ms.toFixed(0)} ms` : 'failed'}`,
@@ -475,16 +493,27 @@ async function soakOne(
 				return t === undefined ? [] : [Date.parse(row.createdAt) - (t + 1) * 1000];
 			});
 
-			// The whole table, as the page reads it on opening: 1000 rows a request.
+			// The whole table, as the page reads it on opening: windows of eventOrder of at most 1000
+			// rows, a full one asked again narrower, the next sized for about 600 rows.
 			const shown = new Map<number, { eventOrder: number; state: string }>();
-			for (let afterId = 0, more = true; more;) {
-				const answer = await timedGet(dataUrl, headers, afterId);
-				for (const agent of answer?.body.agents ?? []) {
+			const clockOrder = Math.floor(Date.now() / 100);
+			for (let lo = 0, span: number | null = null; ;) {
+				const answer = await timedGet(dataUrl, headers, lo, span === null ? undefined : lo + span);
+				if (!answer) break;
+				for (const agent of answer.body.agents ?? []) {
 					const known = shown.get(agent.agentId);
 					if (!known || agent.eventOrder >= known.eventOrder) shown.set(agent.agentId, agent);
 				}
-				more = answer?.body.more === true && answer.body.lastId! > afterId;
-				afterId = answer?.body.lastId ?? afterId;
+				if (answer.body.more && (span === null || span > 1)) {
+					const half = Math.ceil((span ?? Math.max(2, clockOrder + 300 - lo)) / 2);
+					const middle = (answer.body.middleOrder ?? lo) - lo;
+					span = middle >= 1 && (span === null || middle < span) ? middle : half;
+				} else if (span !== null) {
+					const rows = Math.max(answer.body.rows ?? 1, 1);
+					const grown = Math.max(1, Math.round(span * Math.min(4, 600 / rows)));
+					lo += span;
+					span = lo + grown >= clockOrder ? null : grown;
+				} else break;
 			}
 			const boardWrong = [...model.latest].filter(
 				([agentId, event]) => shown.get(agentId)?.state !== event.estado,

@@ -61,29 +61,45 @@ describe('the examples imported in the editor and configured as their notes say 
 	const nodeNamed = (workflow: Workflow, name: string): WorkflowNode =>
 		workflow.nodes.find((node) => node.name === name)!;
 
-	/** Conditions as n8n runs them: it leaves out values equal to the defaults when saving. */
+	/**
+	 * Each condition as stored. n8n leaves out a value equal to its default when saving: "Equals"
+	 * may be absent. The column may not: left out, it is the node's default, the system column
+	 * `id`, which no example reads.
+	 */
 	function conditionsOf(parameters: Record<string, unknown>) {
 		const { conditions = [] } = (parameters.filters ?? {}) as {
 			conditions?: Array<{ keyName?: string; condition?: string; keyValue?: string }>;
 		};
-		return conditions.map(({ keyName = 'id', condition = 'eq', keyValue }) => ({
+		return conditions.map(({ keyName, condition = 'eq', keyValue }) => ({
 			keyName,
 			condition,
 			keyValue,
 		}));
 	}
 
-	/** What import, pick and save left in each Data table node: the table and the example's settings. */
-	function expectTablesKept(saved: Workflow, original: Workflow): void {
+	/** The settings of a read that the examples set, none of them n8n's default. */
+	const READ_SETTINGS = ['limit', 'returnAll'];
+
+	/**
+	 * What import, pick and save (and, for `reopened`, opening it again) left in each Data table
+	 * node: the table, every condition as the example has it, the order and amount of its read.
+	 */
+	function expectTablesKept(saved: Workflow, original: Workflow, tableBy = 'list'): void {
 		for (const node of original.nodes.filter((candidate) => candidate.type === DATA_TABLE)) {
 			const kept = nodeNamed(saved, node.name).parameters;
-			expect({ node: node.name, table: (kept.dataTableId as { value: string }).value }).toEqual({
+			const { mode, value } = kept.dataTableId as { mode: string; value: string };
+			expect({ node: node.name, table: { mode, value } }).toEqual({
 				node: node.name,
-				table: table.id,
+				table: { mode: tableBy, value: tableBy === 'name' ? table.name : table.id },
 			});
 			expect({ node: node.name, conditions: conditionsOf(kept) }).toEqual({
 				node: node.name,
 				conditions: conditionsOf(node.parameters),
+			});
+			const settings = READ_SETTINGS.filter((name) => name in node.parameters);
+			expect({ node: node.name, read: settings.map((name) => kept[name]) }).toEqual({
+				node: node.name,
+				read: settings.map((name) => node.parameters[name]),
 			});
 			if (node.parameters.columns) {
 				expect((kept.columns as { mappingMode: string }).mappingMode).toBe('autoMapInputData');
@@ -153,7 +169,11 @@ describe('the examples imported in the editor and configured as their notes say 
 	});
 
 	const importAsTheNoteSays = (file: string, publish = true) =>
-		importer.importAsTheNoteSays(file, publish);
+		importer.importAsTheNoteSays(file, { publish });
+
+	/** Opened again in the editor, each Data table panel opened, and saved: checked as stored. */
+	const reopenAndExpectTablesKept = async (file: string, saved: Workflow) =>
+		expectTablesKept(await importer.reopen(file, saved), await original(file));
 
 	async function original(file: string): Promise<Workflow> {
 		return (await readExamples()).find((candidate) => candidate.file === file)!
@@ -173,6 +193,10 @@ describe('the examples imported in the editor and configured as their notes say 
 			expect(nodeNamed(saved, 'Agent Events').credentials).toEqual({
 				dialerApi: { id: credential.id, name: credential.name },
 			});
+		});
+
+		it('keeps them when opened again in the editor', async () => {
+			await reopenAndExpectTablesKept(FILE, saved);
 		});
 
 		it('writes the alert line of a scripted over-limit pause, and none for a pause that ended', async () => {
@@ -222,8 +246,9 @@ describe('the examples imported in the editor and configured as their notes say 
 			saved = await importAsTheNoteSays(FILE);
 		});
 
-		it('keeps the picked table after saving', async () => {
+		it('keeps the picked table and its condition after saving and opened again', async () => {
 			expectTablesKept(saved, await original(FILE));
+			await reopenAndExpectTablesKept(FILE, saved);
 		});
 
 		it('answers with the agents the alerts workflow saved', async () => {
@@ -255,9 +280,23 @@ describe('the examples imported in the editor and configured as their notes say 
 			saved = await importAsTheNoteSays(FILE);
 		});
 
-		it('keeps the picked table after saving', async () => {
+		it("keeps the picked table and its read of the page's eventOrder window after saving and opened again", async () => {
 			expectTablesKept(saved, await original(FILE));
+			await reopenAndExpectTablesKept(FILE, saved);
 		});
+
+		// n8n 1.x's Data table node has no By Name.
+		(n8nVersion.startsWith('2.') ? it : it.skip)(
+			'keeps its read with the table typed By Name',
+			async () => {
+				const byName = await importer.importAsTheNoteSays(FILE, {
+					publish: false,
+					tableBy: 'name',
+				});
+				expectTablesKept(byName, await original(FILE), 'name');
+				expectTablesKept(await importer.reopen(FILE, byName), await original(FILE), 'name');
+			},
+		);
 
 		it('answers the page to the login, and the agents to the key in the page', async () => {
 			const { path: pagePath } = nodeNamed(saved, 'Wallboard').parameters;
@@ -279,20 +318,26 @@ describe('the examples imported in the editor and configured as their notes say 
 				});
 				expect(res.statusCode).toBe(200);
 				return (await res.body.json()) as {
-					lastId: number;
+					lastOrder: number;
 					agents: Array<{ agentId: number; state: string }>;
 				};
 			};
-			const { agents, lastId } = await read();
+			const { agents, lastOrder } = await read();
 			expect(agents).toEqual(
 				expect.arrayContaining([
 					expect.objectContaining({ agentId: 501, state: 'paused' }),
 					expect.objectContaining({ agentId: 502, state: 'online' }),
 				]),
 			);
-			// The page's later readings: only rows after the last it has (the id condition kept).
-			expect((await read(`?afterId=${lastId}`)).agents).toEqual([]);
-			expect((await read(`?afterId=${lastId - 1}`)).agents).toHaveLength(1);
+			// The page's later readings: only the rows from its since on (the eventOrder condition kept).
+			expect((await read(`?since=${lastOrder + 1}`)).agents).toEqual([]);
+			expect((await read(`?since=${lastOrder}`)).agents).toEqual([
+				expect.objectContaining({ agentId: 502, state: 'online' }),
+			]);
+			// And up to its before (the second condition kept): 502's pause, not its end.
+			expect((await read(`?since=0&before=${lastOrder}`)).agents).toEqual(
+				expect.arrayContaining([expect.objectContaining({ agentId: 502, state: 'paused' })]),
+			);
 		});
 	});
 

@@ -281,13 +281,16 @@ describe('the supervisor wallboard in Chromium (examples/supervisor-wallboard.js
 		expect(await page.evaluate('window.sameDocument')).toBe(true);
 	});
 
-	it("reads only the rows saved since its last reading, and keeps an agent's newest event when an older one is saved later", async () => {
+	it("reads only the rows from its last reading on, and shows an agent's event saved after later ones", async () => {
 		const key = { authorization: `Bearer ${signedKey(KEY_SECRET, nowSeconds() + 3600)}` };
-		const read = async (afterId?: number) => {
-			const target = afterId === undefined ? dataUrl : `${dataUrl}?afterId=${afterId}`;
+		const read = async (since?: number) => {
+			const target = since === undefined ? dataUrl : `${dataUrl}?since=${since}`;
 			const answer = await get(target, key);
 			expect(answer.status).toBe(200);
-			return JSON.parse(answer.body) as { lastId: number; agents: Array<{ agentId: number }> };
+			return JSON.parse(answer.body) as {
+				lastOrder: number;
+				agents: Array<{ agentId: number; state: string }>;
+			};
 		};
 		const everything = await read();
 		expect(everything.agents.map((agent) => agent.agentId)).toEqual([
@@ -299,45 +302,42 @@ describe('the supervisor wallboard in Chromium (examples/supervisor-wallboard.js
 			OVER_LIMIT,
 			OFFLINE,
 		]);
-		expect(await read(everything.lastId)).toEqual({
+		const { lastOrder } = everything;
+		expect(await read(lastOrder + 1)).toEqual({
 			...everything,
 			agents: [],
+			lastOrder: lastOrder + 1,
+			rows: 0,
+			middleOrder: null,
 			now: expect.any(String),
 		});
+		expect((await read(lastOrder)).agents.map((agent) => agent.agentId)).toEqual([AVAILABLE]);
 
-		// More rows than the page reads again (older events of an agent already shown), then a
-		// delivery overtaken by a later one of the same agent: saved last, older by the dialer's t.
-		const ringingOrder = (await alerts.table.rows()).find(
-			(row) => row.agentId === RINGING,
-		)!.eventOrder;
+		// Saved late: many old events of an agent shown (older than the page reads again), and a
+		// newer event of the paused agent, up to 10 s before the newest event read, saved after it.
+		const rows = await alerts.table.rows();
+		const orderOf = (agent: number) => rows.find((row) => row.agentId === agent)!.eventOrder;
 		await alerts.table.insert(
 			Array.from({ length: 250 }, (_, index) => ({
 				...agentRow(RINGING, 7, nowSeconds()),
-				eventOrder: ringingOrder - 10 * (index + 1),
+				eventOrder: orderOf(RINGING) - 10 * (index + 1),
 			})),
 		);
-		const newestOrder = Math.max(
-			...(await alerts.table.rows())
-				.filter((row) => row.agentId === AVAILABLE)
-				.map((row) => row.eventOrder),
-		);
+		const lateOrder = Math.max(orderOf(PAUSED) + 1, lastOrder - 100);
+		expect(lateOrder).toBeLessThan(lastOrder);
 		await alerts.table.insert([
-			{ ...agentRow(AVAILABLE, 4, nowSeconds()), eventOrder: newestOrder - 7 },
+			{ ...agentRow(PAUSED, 1, nowSeconds()), state: 'online', eventOrder: lateOrder },
 		]);
-		const since = await read(everything.lastId + 250);
-		expect(since.agents.map((agent) => agent.agentId)).toEqual([AVAILABLE]);
-		expect(since.lastId).toBe(everything.lastId + 251);
-		// Readings of the page: the rows after its last less 200, so the overtaken row comes alone
-		// and the page keeps the newer event it has.
-		const asked = async () => {
-			const answer = await page.waitForResponse((response) => response.url().startsWith(dataUrl), {
-				timeout: 20_000,
-			});
-			return Number(new URL(answer.url()).searchParams.get('afterId'));
-		};
-		while ((await asked()) < everything.lastId + 51);
-		// That answer held the overtaken row and not the newer one: the page has taken it in.
-		await sleep(500);
+		// The page's next readings start 30 s of the dialer's time before the newest event read.
+		const asked = await page.waitForResponse((response) => response.url().startsWith(dataUrl), {
+			timeout: 20_000,
+		});
+		expect(Number(new URL(asked.url()).searchParams.get('since'))).toBe(lastOrder - 300);
+		await page.waitForFunction(
+			`document.querySelector('.tile[data-agent="${PAUSED}"]').dataset.state === 'online'`,
+			undefined,
+			{ timeout: 20_000 },
+		);
 		expect(await tile(AVAILABLE).getAttribute('data-state')).toBe('busy');
 		expect(await tile(RINGING).getAttribute('data-state')).toBe('ringing');
 	});
@@ -355,16 +355,20 @@ describe('the supervisor wallboard in Chromium (examples/supervisor-wallboard.js
 				eventOrder: filler.eventOrder - index,
 			})),
 		);
-		const afterIds: number[] = [];
+		const windows: Array<[number, number]> = [];
 		page.on('request', (asked) => {
-			if (asked.url().startsWith(dataUrl))
-				afterIds.push(Number(new URL(asked.url()).searchParams.get('afterId')));
+			if (!asked.url().startsWith(dataUrl)) return;
+			const query = new URL(asked.url()).searchParams;
+			windows.push([Number(query.get('since')), Number(query.get('before') ?? Infinity)]);
 		});
 		await page.reload();
 		await page.waitForFunction("document.querySelectorAll('.tile').length === 200");
-		expect(afterIds.slice(0, 3)).toEqual([0, expect.any(Number), expect.any(Number)]);
-		expect(afterIds[1]).toBeGreaterThanOrEqual(1000);
-		expect(afterIds[2]).toBeGreaterThanOrEqual(afterIds[1] + 1000);
+		// The whole table first, then narrower windows of eventOrder (more rows than one request
+		// reads), from the first row to the last.
+		expect(windows[0]).toEqual([0, Infinity]);
+		expect(windows[1]).toEqual([0, expect.any(Number)]);
+		expect(windows[1][1]).toBeLessThan(Infinity);
+		expect(windows.at(-1)![1]).toBe(Infinity);
 		const layout = (await page.evaluate(`(() => {
 			const tiles = [...document.querySelectorAll('.tile')].map((tile) => {
 				const box = tile.getBoundingClientRect();

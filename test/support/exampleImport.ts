@@ -5,7 +5,7 @@
  * executions" turned off where the note asks (never set through the API); saved and published
  * with the editor's own buttons.
  */
-import { type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page, type Request } from 'playwright-core';
 
 import {
 	N8nApiError,
@@ -24,6 +24,15 @@ const STICKY_NOTE = 'n8n-nodes-base.stickyNote';
 export const DIALER_TYPES = /^n8n-nodes-dialer\./;
 /** The editor's address of a saved workflow (a new one is at /workflow/new). */
 const SAVED_WORKFLOW = /\/workflow\/(?!new\b)([A-Za-z0-9]+)(?:[?#]|$)/;
+
+/** How the user names the table in a Data table node: from its list, or By Name typed. */
+export type TablePick = 'list' | 'name';
+
+/** How an example is imported: published (as its note's last step says) and the table's pick. */
+export interface ImportSteps {
+	publish?: boolean;
+	tableBy?: TablePick;
+}
 
 /** What the notes ask to pick or type: the credentials, the table, the folder. */
 export interface ImportChoices {
@@ -82,13 +91,59 @@ export class ExampleImporter {
 		return new ExampleImporter(await context.newPage(), api, login.n8nVersion, choices);
 	}
 
-	/** Pasted, configured as the note says, saved and (unless told not to) published. */
-	async importAsTheNoteSays(file: string, publish = true): Promise<Workflow> {
+	/**
+	 * Pasted, configured as the note says, saved and (unless told not to) published. The table is
+	 * picked from the list unless `tableBy` is 'name'.
+	 */
+	async importAsTheNoteSays(
+		file: string,
+		{ publish = true, tableBy = 'list' }: ImportSteps = {},
+	): Promise<Workflow> {
 		await this.paste(file);
-		await this.configure(file);
-		const saved = await this.save(file);
+		await this.configure(file, tableBy);
+		const saved = await this.save(file, tableBy);
 		if (publish) await this.activate(saved.id);
 		return saved;
+	}
+
+	/**
+	 * The saved workflow opened again in the editor, each Data table node's panel opened and closed
+	 * (the editor loads the table's columns anew) and Ctrl+S: what n8n then holds.
+	 */
+	async reopen(file: string, saved: Workflow): Promise<Workflow> {
+		const { page, api } = this;
+		const workflow = await exampleWorkflow(file);
+		// Every save the editor sends from here on (2.x also saves by itself, a moment after a change).
+		const saves: Array<Promise<unknown>> = [];
+		const onRequest = (request: Request) => {
+			if (request.method() !== 'GET' && request.url().includes(`/rest/workflows/${saved.id}`))
+				saves.push(request.response());
+		};
+		page.on('request', onRequest);
+		try {
+			await page.goto(`/workflow/${saved.id}`);
+			const last = workflow.nodes.filter((node) => node.type !== STICKY_NOTE).at(-1)!;
+			await page.locator(`[data-test-id="canvas-node"][data-node-name="${last.name}"]`).waitFor();
+			for (const node of workflow.nodes.filter((candidate) => candidate.type === DATA_TABLE)) {
+				await openNode(page, node.name);
+				await page
+					.getByTestId('ndv')
+					.getByTestId('resource-locator-dataTableId')
+					.getByTestId('rlc-mode-selector')
+					.waitFor();
+				await closeNode(page);
+			}
+			await page.keyboard.press('ControlOrMeta+s');
+			// Until no save is under way and none started for 2 s.
+			for (let seen = -1; seen !== saves.length;) {
+				seen = saves.length;
+				await Promise.all(saves);
+				await sleep(2000);
+			}
+		} finally {
+			page.off('request', onRequest);
+		}
+		return api.rest<Workflow>('GET', `/rest/workflows/${saved.id}`);
 	}
 
 	private async paste(file: string): Promise<void> {
@@ -119,9 +174,19 @@ export class ExampleImporter {
 		await this.page.getByRole('option').filter({ hasText: name }).first().click();
 	}
 
-	/** Picks the data table from the list in the open Data table node. */
-	private async pickTable(name: string): Promise<void> {
+	/** Picks the data table from the list in the open Data table node, or types it By Name. */
+	private async pickTable(name: string, tableBy: TablePick): Promise<void> {
 		const locator = this.page.getByTestId('ndv').getByTestId('resource-locator-dataTableId');
+		if (tableBy === 'name') {
+			await locator.getByTestId('rlc-mode-selector').click();
+			await this.page.getByRole('option', { name: 'By Name', exact: true }).click();
+			const input = locator
+				.locator('input[data-test-id="rlc-input"], [data-test-id="rlc-input"] input')
+				.first();
+			await input.fill(name);
+			await input.press('Tab');
+			return;
+		}
 		await locator.getByTestId('rlc-input').click();
 		await this.page.getByText(name, { exact: true }).first().click();
 	}
@@ -145,7 +210,7 @@ export class ExampleImporter {
 	}
 
 	/** What the note says about the credential, the table and the folder, done in the editor. */
-	private async configure(file: string): Promise<void> {
+	private async configure(file: string, tableBy: TablePick): Promise<void> {
 		const { page, choices } = this;
 		const workflow = await exampleWorkflow(file);
 		for (const node of workflow.nodes) {
@@ -153,7 +218,7 @@ export class ExampleImporter {
 			const pick = DIALER_TYPES.test(node.type)
 				? () => this.pickCredential(choices.credential.name)
 				: node.type === DATA_TABLE
-					? () => this.pickTable(choices.table.name)
+					? () => this.pickTable(choices.table.name, tableBy)
 					: wallboardType && choices.wallboard
 						? () => this.pickCredential(choices.wallboard![wallboardType].name)
 						: undefined;
@@ -186,12 +251,16 @@ export class ExampleImporter {
 	 * Saves as a user does (Ctrl+S; n8n 2.x also saves by itself) and returns the workflow once n8n
 	 * has stored what was done in the editor: the credential, the tables and the folder.
 	 */
-	private async save(file: string): Promise<Workflow> {
+	private async save(file: string, tableBy: TablePick): Promise<Workflow> {
 		const { page, api, choices } = this;
 		await page.keyboard.press('ControlOrMeta+s');
 		const id = SAVED_WORKFLOW.exec(page.url())![1];
 		this.workflowIds.push(id);
 		const workflow = await exampleWorkflow(file);
+		const table = {
+			mode: tableBy,
+			value: tableBy === 'name' ? choices.table.name : choices.table.id,
+		};
 		return until(`workflow ${id} saved with its configuration`, async () => {
 			// n8n 2.x gives a new workflow its ID in the address before the save has stored it.
 			const saved = await api.rest<Workflow>('GET', `/rest/workflows/${id}`).catch((error) => {
@@ -203,8 +272,10 @@ export class ExampleImporter {
 				const kept = saved.nodes.find((candidate) => candidate.name === node.name);
 				if (DIALER_TYPES.test(node.type))
 					return kept?.credentials?.dialerApi?.id === choices.credential.id;
-				if (node.type === DATA_TABLE)
-					return (kept?.parameters.dataTableId as { value?: string })?.value === choices.table.id;
+				if (node.type === DATA_TABLE) {
+					const picked = kept?.parameters.dataTableId as { mode?: string; value?: string };
+					return picked?.mode === table.mode && picked.value === table.value;
+				}
 				if (node.name === 'Settings')
 					return JSON.stringify(kept?.parameters).includes(choices.outputFolder);
 				const type = wallboardCredentialType(node);

@@ -1,12 +1,22 @@
 /**
- * The wallboard's data request (examples/supervisor-wallboard.json, "Newest State per Agent"): its
- * expressions, taken from the file, over the rows "Rows Since Last Read" gives. The page in a
- * browser runs in test/browser/wallboard.test.ts.
+ * The wallboard's data request (examples/supervisor-wallboard.json): what "Rows Since Last Read"
+ * asks the table for and what "Newest State per Agent" answers from the rows it gives, both
+ * evaluated from the file by n8n-workflow's own expression evaluator as n8n runs them. The page in
+ * a browser runs in test/browser/wallboard.test.ts.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { DateTime } from 'luxon';
+import {
+	Workflow,
+	createRunExecutionData,
+	type IConnections,
+	type INode,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypes,
+	type IRunData,
+} from 'n8n-workflow';
 
 interface Row {
 	id: number;
@@ -15,27 +25,97 @@ interface Row {
 	state: string;
 }
 
-const { nodes } = JSON.parse(
+const example = JSON.parse(
 	readFileSync(path.resolve(__dirname, '../../../examples/supervisor-wallboard.json'), 'utf8'),
-) as { nodes: Array<{ name: string; parameters: Record<string, unknown> }> };
-const assignments = (
-	nodes.find((node) => node.name === 'Newest State per Agent')!.parameters.assignments as {
-		assignments: Array<{ name: string; value: string }>;
-	}
-).assignments;
+) as { nodes: INode[]; connections: IConnections };
+const nodeNamed = (name: string) => example.nodes.find((node) => node.name === name)!;
+const READ = 'Rows Since Last Read';
+const ANSWER = 'Newest State per Agent';
+const REQUEST = 'Wallboard Data';
 
-/** One field of the answer, computed as n8n would from the rows read and the request's afterId. */
-function field(name: string, rows: Row[], afterId?: string): unknown {
-	const source = /^=\{\{([\s\S]*)\}\}$/.exec(assignments.find((a) => a.name === name)!.value)![1];
-	const nodeOutput: Record<string, Array<{ json: object }>> = {
-		'Rows Since Last Read': rows.length ? rows.map((json) => ({ json })) : [{ json: {} }],
-		'Wallboard Data': [{ json: { query: afterId === undefined ? {} : { afterId } } }],
-	};
-	const $ = (node: string) => ({
-		all: () => nodeOutput[node],
-		first: () => nodeOutput[node][0],
+/** n8n's evaluator needs a type for each node; the expressions read no type's description. */
+const anyType = { description: { properties: [] } } as unknown as INodeType;
+const nodeTypes: INodeTypes = {
+	getByName: () => anyType,
+	getByNameAndVersion: () => anyType,
+	getKnownTypes: () => ({}),
+};
+
+/** The page's request: its query string as the Webhook node gives it. */
+const request = (since?: string, before?: string): INodeExecutionData[] => [
+	{
+		json: {
+			query: {
+				...(since === undefined ? {} : { since }),
+				...(before === undefined ? {} : { before }),
+			},
+		},
+	},
+];
+
+/** An expression of the example evaluated by n8n-workflow in `node`, after these nodes ran. */
+function evaluate(
+	node: string,
+	expression: string,
+	input: INodeExecutionData[],
+	ran: Record<string, INodeExecutionData[]>,
+): unknown {
+	const workflow = new Workflow({
+		nodes: structuredClone(example.nodes),
+		connections: example.connections,
+		active: false,
+		nodeTypes,
 	});
-	return new Function('$', '$now', `return (${source});`)($, DateTime.now());
+	const runData: IRunData = Object.fromEntries(
+		Object.entries(ran).map(([name, items]) => [
+			name,
+			[
+				{
+					startTime: 0,
+					executionTime: 0,
+					executionIndex: 0,
+					source: [],
+					data: { main: [items] },
+				},
+			],
+		]),
+	);
+	const execution = createRunExecutionData({ resultData: { runData } });
+	return workflow.expression.getParameterValue(
+		expression,
+		execution,
+		0,
+		0,
+		node,
+		input,
+		'webhook',
+		{},
+	);
+}
+
+/** The conditions "Rows Since Last Read" reads with, valued for the page's request. */
+function readWith(since?: string, before?: string): unknown[] {
+	const { conditions } = nodeNamed(READ).parameters.filters as {
+		conditions: Array<{ keyName: string; condition: string; keyValue: string }>;
+	};
+	const asked = request(since, before);
+	return conditions.map(({ keyName, condition, keyValue }) => [
+		keyName,
+		condition,
+		evaluate(READ, keyValue, asked, { [REQUEST]: asked }),
+	]);
+}
+
+/** One field of the answer, from the rows read (n8n gives one empty item for none). */
+function field(name: string, rows: Row[], since?: string): unknown {
+	const { assignments } = nodeNamed(ANSWER).parameters.assignments as {
+		assignments: Array<{ name: string; value: string }>;
+	};
+	const items = rows.length ? rows.map((json) => ({ json: { ...json } })) : [{ json: {} }];
+	return evaluate(ANSWER, assignments.find((a) => a.name === name)!.value, items, {
+		[REQUEST]: request(since),
+		[READ]: items,
+	});
 }
 
 const row = (id: number, agentId: number, eventOrder: number, state = 'online'): Row => ({
@@ -46,6 +126,23 @@ const row = (id: number, agentId: number, eventOrder: number, state = 'online'):
 });
 
 describe("the wallboard's data", () => {
+	it("reads the rows of the page's window by the table's own eventOrder column, 1000 at most", () => {
+		expect(nodeNamed(READ).parameters.limit).toBe(1000);
+		expect(readWith('17701234561', '17701239000')).toEqual([
+			['eventOrder', 'gte', 17701234561],
+			['eventOrder', 'lt', 17701239000],
+		]);
+	});
+
+	it('reads from the first row without a since, and to the last without a before', () => {
+		for (const since of [undefined, '', 'abc', '-5'])
+			expect(readWith(since)).toEqual([
+				['eventOrder', 'gte', 0],
+				['eventOrder', 'lt', Number.MAX_SAFE_INTEGER],
+			]);
+		expect(readWith('10', '0')[1]).toEqual(['eventOrder', 'lt', Number.MAX_SAFE_INTEGER]);
+	});
+
 	it("lists each agent's newest row by the dialer's time, not by when it was saved", () => {
 		const rows = [row(1, 7, 100, 'busy'), row(2, 7, 90, 'paused'), row(3, 5, 80)];
 		expect(field('agents', rows)).toEqual([
@@ -54,28 +151,33 @@ describe("the wallboard's data", () => {
 		]);
 	});
 
-	it('answers the highest row id read, or the afterId asked when nothing is new', () => {
-		expect(field('lastId', [row(41, 1, 10), row(43, 2, 10), row(42, 3, 10)], '40')).toBe(43);
-		expect(field('lastId', [], '40')).toBe(40);
-		expect(field('agents', [], '40')).toEqual([]);
+	it('answers the highest eventOrder read, or the since asked when nothing is new', () => {
+		const rows = [row(41, 1, 1002), row(43, 2, 1011), row(42, 3, 1005)];
+		expect(field('lastOrder', rows, '1000')).toBe(1011);
+		expect(field('lastOrder', [], '1000')).toBe(1000);
+		expect(field('lastOrder', [], 'abc')).toBe(0);
+		expect(field('agents', [], '1000')).toEqual([]);
 	});
 
-	it('says when the reading was full (1000 rows, the most one request reads) so the page asks again at once', () => {
+	it('says when the window was full (1000 rows, the most one request reads) so the page asks a narrower one', () => {
 		const rows = (count: number) => Array.from({ length: count }, (_, i) => row(i + 1, i % 30, i));
 		expect(field('more', rows(1000))).toBe(true);
 		expect(field('more', rows(999))).toBe(false);
 		expect(field('more', [])).toBe(false);
+		expect(field('rows', rows(999))).toBe(999);
+		expect(field('rows', [])).toBe(0);
 	});
 
-	it('reads a missing or malformed afterId as 0', () => {
-		for (const afterId of [undefined, '', 'abc', '-5'])
-			expect(field('lastId', [], afterId)).toBe(0);
-		expect(field('lastId', [], '12.7')).toBe(12);
+	it('answers the middle eventOrder of the rows read, in whatever order n8n gave them', () => {
+		const rows = [row(1, 1, 50), row(2, 2, 10), row(3, 3, 40), row(4, 4, 20), row(5, 5, 30)];
+		expect(field('middleOrder', rows)).toBe(30);
+		expect(field('middleOrder', [])).toBeNull();
 	});
 
 	it('takes in 200,000 rows at once without overflowing the stack', () => {
 		const rows = Array.from({ length: 200_000 }, (_, i) => row(i + 1, i % 300, 1000 + i));
-		expect(field('lastId', rows)).toBe(200_000);
+		expect(field('lastOrder', rows)).toBe(200_999);
 		expect((field('agents', rows) as unknown[]).length).toBe(300);
+		expect(field('middleOrder', rows)).toBe(101_000);
 	});
 });
