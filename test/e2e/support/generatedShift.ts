@@ -56,8 +56,8 @@ export async function deliverGeneratedShift(options: {
 	clockSkewSeconds?: number;
 	/** Deliveries held back this long more, ms, one in `heldBackEvery` (none when absent). */
 	heldBack?: { every: number; upToMs: number };
-	/** Called once every check is due: waits until n8n has made every decision. */
-	settled?: () => Promise<void>;
+	/** How long n8n may take past the last check's due time to write the alerts, ms. */
+	settleMs?: number;
 }): Promise<ShiftOutcome> {
 	const { url, secret, table, shape, seed, before = [], clockSkewSeconds = 0, heldBack } = options;
 	const send = (agentEvent: AgentEvent) =>
@@ -94,12 +94,18 @@ export async function deliverGeneratedShift(options: {
 			return send(event);
 		}),
 	);
-	// Every check is done 2 s after its maximum at the soonest; then n8n says when it is done.
+	// Every check is done 2 s after its maximum at the soonest, later when n8n is behind: read
+	// until the model's count is in (or the time is up), then a few seconds more for any extra.
 	await sleep(Math.max(0, onN8nClock((Math.max(lastLimit, lastEvent) + 6) * 1000) - Date.now()));
-	await options.settled?.();
-	const logged = (await readLines(path.join(options.outputFolder, ALERT_LOG)))
-		.map(parseAlert)
-		.filter((alert) => ours(alert.agentId));
+	const expected = model.alerts.filter((alert) => ours(alert.agentId)).length;
+	const readAlerts = async () =>
+		(await readLines(path.join(options.outputFolder, ALERT_LOG)))
+			.map(parseAlert)
+			.filter((alert) => ours(alert.agentId));
+	const deadline = Date.now() + (options.settleMs ?? 0);
+	while ((await readAlerts()).length < expected && Date.now() < deadline) await sleep(500);
+	if (options.settleMs) await sleep(3000);
+	const logged = await readAlerts();
 	const rows = (await table.rows()).filter((row) => ours(row.agentId));
 	// How late n8n saved each event after the end of its second, on n8n's clock.
 	const savedAfterSecond = rows
