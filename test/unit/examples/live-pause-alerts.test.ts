@@ -268,7 +268,7 @@ const quietLoad = fc
 /**
  * A busy n8n: a lag that rises and falls with the load (by at most as much as time passes, from
  * 0 to 45 s), for saves and checks alike, and on top of it each save up to 1.5 s late of its own,
- * and one in five held back up to 9.5 s.
+ * and one in five held back up to 4 s (a delivery the dialer still waits for: it gives up after 5 s).
  */
 const busyLoad = fc
 	.record({
@@ -276,7 +276,7 @@ const busyLoad = fc
 		jitter: fc.array(
 			fc.oneof(
 				{ weight: 4, arbitrary: fc.integer({ min: 0, max: 1500 }) },
-				{ weight: 1, arbitrary: fc.integer({ min: 0, max: 9500 }) },
+				{ weight: 1, arbitrary: fc.integer({ min: 0, max: 4000 }) },
 			),
 			{ minLength: 50, maxLength: 50 },
 		),

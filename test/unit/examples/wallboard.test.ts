@@ -4,51 +4,30 @@
  * evaluated from the file by n8n-workflow's own expression evaluator as n8n runs them. The page in
  * a browser runs in test/browser/wallboard.test.ts.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
+import type { IDataObject } from 'n8n-workflow';
 
-import {
-	Workflow,
-	createRunExecutionData,
-	type IConnections,
-	type INode,
-	type INodeExecutionData,
-	type INodeType,
-	type INodeTypes,
-	type IRunData,
-} from 'n8n-workflow';
+import { ExampleExpressions } from '../support/exampleExpressions';
 
 interface Row {
 	id: number;
 	agentId: number;
 	eventOrder: number;
 	state: string;
+	[field: string]: IDataObject[string];
 }
 
-const example = JSON.parse(
-	readFileSync(path.resolve(__dirname, '../../../examples/supervisor-wallboard.json'), 'utf8'),
-) as { nodes: INode[]; connections: IConnections };
-const nodeNamed = (name: string) => example.nodes.find((node) => node.name === name)!;
+const wallboard = new ExampleExpressions('supervisor-wallboard.json');
+const nodeNamed = (name: string) => wallboard.node(name);
 const READ = 'Rows Since Last Read';
 const ANSWER = 'Newest State per Agent';
 const REQUEST = 'Wallboard Data';
 
-/** n8n's evaluator needs a type for each node; the expressions read no type's description. */
-const anyType = { description: { properties: [] } } as unknown as INodeType;
-const nodeTypes: INodeTypes = {
-	getByName: () => anyType,
-	getByNameAndVersion: () => anyType,
-	getKnownTypes: () => ({}),
-};
-
 /** The page's request: its query string as the Webhook node gives it. */
-const request = (since?: string, before?: string): INodeExecutionData[] => [
+const request = (since?: string, before?: string): IDataObject[] => [
 	{
-		json: {
-			query: {
-				...(since === undefined ? {} : { since }),
-				...(before === undefined ? {} : { before }),
-			},
+		query: {
+			...(since === undefined ? {} : { since }),
+			...(before === undefined ? {} : { before }),
 		},
 	},
 ];
@@ -57,40 +36,10 @@ const request = (since?: string, before?: string): INodeExecutionData[] => [
 function evaluate(
 	node: string,
 	expression: string,
-	input: INodeExecutionData[],
-	ran: Record<string, INodeExecutionData[]>,
+	input: IDataObject[],
+	ran: Record<string, IDataObject[]>,
 ): unknown {
-	const workflow = new Workflow({
-		nodes: structuredClone(example.nodes),
-		connections: example.connections,
-		active: false,
-		nodeTypes,
-	});
-	const runData: IRunData = Object.fromEntries(
-		Object.entries(ran).map(([name, items]) => [
-			name,
-			[
-				{
-					startTime: 0,
-					executionTime: 0,
-					executionIndex: 0,
-					source: [],
-					data: { main: [items] },
-				},
-			],
-		]),
-	);
-	const execution = createRunExecutionData({ resultData: { runData } });
-	return workflow.expression.getParameterValue(
-		expression,
-		execution,
-		0,
-		0,
-		node,
-		input,
-		'webhook',
-		{},
-	);
+	return wallboard.evaluate(node, expression, input, ran);
 }
 
 /** The conditions "Rows Since Last Read" reads with, valued for the page's request. */
@@ -111,19 +60,20 @@ function field(name: string, rows: Row[], since?: string): unknown {
 	const { assignments } = nodeNamed(ANSWER).parameters.assignments as {
 		assignments: Array<{ name: string; value: string }>;
 	};
-	const items = rows.length ? rows.map((json) => ({ json: { ...json } })) : [{ json: {} }];
+	const items: IDataObject[] = rows.length ? rows.map((json) => ({ ...json })) : [{}];
 	return evaluate(ANSWER, assignments.find((a) => a.name === name)!.value, items, {
 		[REQUEST]: request(since),
 		[READ]: items,
 	});
 }
 
-const row = (id: number, agentId: number, eventOrder: number, state = 'online'): Row => ({
-	id,
-	agentId,
-	eventOrder,
-	state,
-});
+const row = (
+	id: number,
+	agentId: number,
+	eventOrder: number,
+	state = 'online',
+	fields: IDataObject = {},
+): Row => ({ id, agentId, eventOrder, state, ...fields });
 
 describe("the wallboard's data", () => {
 	it("reads the rows of the page's window by the table's own eventOrder column, 1000 at most", () => {
@@ -148,6 +98,28 @@ describe("the wallboard's data", () => {
 		expect(field('agents', rows)).toEqual([
 			expect.objectContaining({ agentId: 5, eventOrder: 80, state: 'online' }),
 			expect.objectContaining({ agentId: 7, eventOrder: 100, state: 'busy' }),
+		]);
+	});
+
+	it("gives each agent's newest row that began or ended a pause, so a call inside a pause shows as one", () => {
+		const pause = { lastEvent: 'agente.pause_in', endsPause: 1, pauseId: '2' };
+		const rows = [
+			row(1, 7, 100, 'paused', pause),
+			row(2, 7, 120, 'busy', { lastEvent: 'agente.busy', endsPause: 0 }),
+			row(3, 5, 80, 'online', { lastEvent: 'agente.online', endsPause: 0 }),
+		];
+		expect(field('agents', rows)).toEqual([
+			expect.objectContaining({ agentId: 5, state: 'online', edge: null }),
+			expect.objectContaining({
+				agentId: 7,
+				eventOrder: 120,
+				state: 'busy',
+				edge: expect.objectContaining({
+					eventOrder: 100,
+					lastEvent: 'agente.pause_in',
+					pauseId: '2',
+				}),
+			}),
 		]);
 	});
 
