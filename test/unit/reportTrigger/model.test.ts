@@ -51,7 +51,18 @@ interface DialerHabits {
 	minuteTimes: boolean;
 	/** A filter that reads only the minutes of `de`. */
 	deMinutes: boolean;
+	/**
+	 * What saving a ficha again does (the contract leaves it open): nothing to its `data`, which
+	 * `de`/`ate` filter by; `data` moved to the save; or `data` kept and `de`/`ate` filtering by
+	 * the last save. The other reports' rows keep their time.
+	 */
+	saves: Saves;
 }
+
+type Saves = 'fixed' | 'redated' | 'filteredBySave';
+
+/** The statuses a ficha's saves go through, in turn. */
+const STATUSES = ['Pendente', 'Finalizada', 'Retornar'];
 
 /** A small seeded generator: each read's order and each value's form come from it. */
 function random(seed: number): () => number {
@@ -85,13 +96,21 @@ class ReferenceDialer {
 	failRead: number | undefined;
 	private readonly shuffle: () => number;
 
+	private readonly habits: DialerHabits;
+
 	constructor(
 		readonly report: Report,
 		readonly zone: string,
-		private readonly habits: DialerHabits,
+		habits: DialerHabits,
 		seed: number,
 	) {
 		this.shuffle = random(seed);
+		// Only fichas are saved again.
+		this.habits = { ...habits, saves: report === 'getFP1' ? habits.saves : 'fixed' };
+	}
+
+	get saves(): Saves {
+		return this.habits.saves;
 	}
 
 	/** Which truth row each listed row stands for. */
@@ -121,8 +140,10 @@ class ReferenceDialer {
 
 	/** A row as one answer lists it: numbers either way, text with spaces around it or not. */
 	private listed(row: TruthRow, now: number, read: Pick<ReadWindow, 'de' | 'ate'>): IDataObject {
-		const { fields } = row.versions.filter((version) => version.from <= now).at(-1)!;
-		const sent: IDataObject = { [TIME_FIELD[this.report]]: this.timeText(row.time) };
+		const { fields } = this.version(row, now);
+		const sent: IDataObject = {
+			[TIME_FIELD[this.report]]: this.timeText(this.listedTime(row, now)),
+		};
 		for (const [name, value] of Object.entries(fields)) {
 			const roll = this.shuffle();
 			if (NUMERIC[this.report].includes(name) && value !== '') {
@@ -136,7 +157,40 @@ class ReferenceDialer {
 		// getHC2 repeats its envelope on every call: the range read changes from read to read.
 		if (this.report === 'getHC2') Object.assign(sent, { de: read.de, ate: read.ate });
 		this.listedAs.set(sent, row);
+		this.listedVersion.set(sent, row.versions.indexOf(this.version(row, now)));
 		return sent;
+	}
+
+	/** Which version of each listed row a read listed. */
+	readonly listedVersion = new WeakMap<object, number>();
+
+	private version(row: TruthRow, now: number): TruthRow['versions'][number] {
+		return row.versions.filter((version) => version.from <= now).at(-1)!;
+	}
+
+	private saved(row: TruthRow, now: number): number {
+		const version = this.version(row, now);
+		return version === row.versions[0] ? row.time : Math.floor(version.from / 1000) * 1000;
+	}
+
+	/** The time a row is listed under at `now`. */
+	listedTime(row: TruthRow, now: number): number {
+		return this.habits.saves === 'redated' ? this.saved(row, now) : row.time;
+	}
+
+	/** The times a row has been listed under up to `now`. */
+	listedTimes(row: TruthRow): number[] {
+		if (this.habits.saves !== 'redated') return [row.time];
+		return row.versions.map((version, index) =>
+			index === 0 ? row.time : Math.floor(version.from / 1000) * 1000,
+		);
+	}
+
+	/** The time `de`/`ate` compare at `now`: the listed time, or the last save. */
+	private filteredTime(row: TruthRow, now: number): number {
+		if (this.habits.saves !== 'filteredBySave') return this.listedTime(row, now);
+		const version = this.version(row, now);
+		return Math.floor(Math.max(row.time, version.from) / 1000) * 1000;
 	}
 
 	/** The rows a read of `de`..`ate` returns at `now`, in a new random order. */
@@ -145,7 +199,9 @@ class ReferenceDialer {
 		const answer = this.rows
 			.filter((row) => row.writtenAt <= now)
 			.filter((row) => {
-				const text = DateTime.fromMillis(row.time, { zone: this.zone }).toFormat('yyyyMMddHHmmss');
+				const text = DateTime.fromMillis(this.filteredTime(row, now), { zone: this.zone }).toFormat(
+					'yyyyMMddHHmmss',
+				);
 				return text >= from && text <= ate;
 			})
 			.map((row) => this.listed(row, now, { de, ate }));
@@ -185,7 +241,9 @@ class ReferenceDialer {
 			String(sent ?? '').trim() === String(meant ?? '').trim();
 		const row = this.rows.find(
 			(truth) =>
-				same(item[TIME_FIELD[this.report]], this.timeText(truth.time)) &&
+				this.listedTimes(truth).some((time) =>
+					same(item[TIME_FIELD[this.report]], this.timeText(time)),
+				) &&
 				truth.versions.some(({ fields }) =>
 					Object.entries(fields).every(([name, value]) => same(item[name], value)),
 				),
@@ -295,6 +353,8 @@ const history = fc.record({
 	maxRows: fc.oneof(fc.integer({ min: 1, max: 8 }), fc.constant(1000)),
 	minuteTimes: fc.boolean(),
 	deMinutes: fc.boolean(),
+	saves: fc.constantFrom<Saves>('fixed', 'redated', 'filteredBySave'),
+	emitStatusChanges: fc.boolean(),
 	seed: fc.integer(),
 	steps: fc.array(step, { minLength: 1, maxLength: 30 }),
 });
@@ -317,7 +377,9 @@ function write(
 		if (plan.relation === 'change' && earlier) {
 			// A later change to a row already written: it stays that one row.
 			const fields = { ...earlier.versions.at(-1)!.fields };
-			if (report === 'getFP1') fields.status = 'Finalizada';
+			if (report === 'getFP1') {
+				fields.status = STATUSES[(STATUSES.indexOf(String(fields.status)) + 1) % STATUSES.length];
+			}
 			if (report === 'getRE2') fields.resultado = 'Venda';
 			if (report === 'getHC2' && fields.protocolo === '')
 				fields.protocolo = String(303000 + next.n++);
@@ -442,13 +504,14 @@ function misses(dialer: ReferenceDialer, emitted: number[], start: number, minut
 	const startSecond = Math.floor(start / 1000) * 1000;
 	const earliestAmbiguous =
 		startSecond - clockShiftMs(dialer.zone, start) - (minuteTimes ? MINUTE : 0);
-	const copiesFrom = (from: number) =>
+	const copiesFrom = (from: number, time: (row: TruthRow) => number) =>
 		countBy(
-			dialer.rows.filter((row) => row.time >= from),
+			dialer.rows.filter((row) => time(row) >= from),
 			(row) => row.copyOf,
 		);
-	const least = copiesFrom(startSecond);
-	const most = copiesFrom(earliestAmbiguous);
+	const least = copiesFrom(startSecond, (row) => row.time);
+	// A ficha dated before the start that the dialer re-dated after it may come, once.
+	const most = copiesFrom(earliestAmbiguous, (row) => Math.max(...dialer.listedTimes(row)));
 	const times = countBy(emitted, (copyOf) => copyOf);
 	return [...new Set(dialer.rows.map((row) => row.copyOf))]
 		.map((copyOf) => ({
@@ -458,6 +521,42 @@ function misses(dialer: ReferenceDialer, emitted: number[], start: number, minut
 			most: most.get(copyOf) ?? 0,
 		}))
 		.filter((row) => row.emitted < row.least || row.emitted > row.most);
+}
+
+/**
+ * With Emit Status Changes, the fichas whose emissions are not each status change once: what a
+ * ficha is emitted as must be versions in the order the dialer saved them, each with another
+ * status than the one before, the first for every ficha from the start on, and the last with the
+ * ficha's final status where every save is listed within the Overlap Window (a dialer that
+ * re-dates a ficha or filters by its last save).
+ */
+function changeMisses(dialer: ReferenceDialer, emitted: IDataObject[], start: number) {
+	const startSecond = Math.floor(start / 1000) * 1000;
+	const versions = new Map<TruthRow, number[]>();
+	for (const listed of emitted) {
+		const row = dialer.listedAs.get(listed)!;
+		versions.set(row, [...(versions.get(row) ?? []), dialer.listedVersion.get(listed)!]);
+	}
+	const status = (row: TruthRow, version: number) => row.versions[version].fields.status;
+	return dialer.rows
+		.map((row) => ({ row, emitted: versions.get(row) ?? [] }))
+		.filter(({ row, emitted: indices }) => {
+			const inOrder = indices.every(
+				(version, at) =>
+					at === 0 ||
+					(version > indices[at - 1] && status(row, version) !== status(row, indices[at - 1])),
+			);
+			if (!inOrder) return true;
+			if (row.time < startSecond) return false;
+			if (indices.length === 0) return true;
+			const last = row.versions.length - 1;
+			return dialer.saves !== 'fixed' && status(row, indices.at(-1)!) !== status(row, last);
+		})
+		.map(({ row, emitted: indices }) => ({
+			ficha: row.versions[0].fields.ficha,
+			statuses: row.versions.map(({ fields }) => fields.status),
+			emitted: indices,
+		}));
 }
 
 /** Runs one history; returns what went wrong, per row, and how many rows it wrote. */
@@ -470,7 +569,12 @@ async function runHistory(plan: typeof history extends fc.Arbitrary<infer H> ? H
 	const start = activation - plan.backfillMs;
 	const overlapMs = plan.overlapMinutes * MINUTE;
 	const dialer = new ReferenceDialer(plan.report, zone, plan, plan.seed);
-	const poller = new Poller(dialer, { zone, overlapMs, maxRows: plan.maxRows }, start);
+	const emitStatusChanges = plan.emitStatusChanges && plan.report === 'getFP1';
+	const poller = new Poller(
+		dialer,
+		{ zone, overlapMs, maxRows: plan.maxRows, emitStatusChanges },
+		start,
+	);
 	const next = { n: 0 };
 	// Rows from before the start, some written after it: never emitted.
 	write(
@@ -499,6 +603,9 @@ async function runHistory(plan: typeof history extends fc.Arbitrary<infer H> ? H
 	}
 	await poller.drain(now);
 
+	if (emitStatusChanges) {
+		return { wrong: changeMisses(dialer, poller.emitted, start), rows: dialer.rows.length };
+	}
 	const emitted = poller.emitted.map((listed) => dialer.listedAs.get(listed)!.copyOf);
 	return { wrong: misses(dialer, emitted, start, plan.minuteTimes), rows: dialer.rows.length };
 }
@@ -612,6 +719,7 @@ const nodeHistory = fc.record({
 	maxRows: fc.oneof(fc.integer({ min: 1, max: 6 }), fc.constant(1000)),
 	minuteTimes: fc.boolean(),
 	deMinutes: fc.boolean(),
+	saves: fc.constantFrom<Saves>('fixed', 'redated', 'filteredBySave'),
 	seed: fc.integer(),
 	steps: fc.array(
 		fc.record({
@@ -771,6 +879,75 @@ describe('cases the reference dialer found, and those reported from outside', ()
 		expect(
 			await emits('getFP1', [[pending], [other, done], [done, { ...other, ficha: '8' }]]),
 		).toEqual([[pending], [other], []]);
+	});
+
+	/** What each poll emits, one poll a minute from 09:01, each answering what `listing` lists then. */
+	async function emitsEachMinute(
+		minutes: number,
+		listing: (minute: number) => IDataObject[],
+		emitStatusChanges = false,
+	): Promise<IDataObject[]> {
+		const identify = rowIdentifier(RULES.getFP1, zone);
+		let state = startState('getFP1', null, start);
+		const emitted: IDataObject[] = [];
+		for (let minute = 1; minute <= minutes; minute++) {
+			const now = start + minute * MINUTE;
+			const result = await pollReport(
+				state,
+				now,
+				{ ...settings, emitStatusChanges },
+				async () => listing(minute),
+				identify,
+			);
+			emitted.push(...result.emit);
+			state = JSON.parse(JSON.stringify(result.state)) as CursorState;
+		}
+		return emitted;
+	}
+
+	const filled = { ficha: '42', data: '25/11/2026 09:00:05', agente: 'ana', status: 'Pendente' };
+	const savedAgain = { ...filled, data: '25/11/2026 09:03:00', status: 'Finalizada' };
+
+	it('New Filled Form: a ficha the dialer re-dates when it is saved again is emitted once (reported from outside: twice)', async () => {
+		const listing = (minute: number) => [minute < 3 ? filled : savedAgain];
+		expect(await emitsEachMinute(60, listing)).toEqual([filled]);
+	});
+
+	it('New Filled Form: a ficha listed by its last save while keeping its data is emitted once, however long it is listed (reported from outside: 9 times)', async () => {
+		const listing = (minute: number) => [{ ...filled, status: STATUSES[(minute - 1) % 3] }];
+		expect(await emitsEachMinute(60, listing)).toEqual([filled]);
+	});
+
+	it('New Filled Form: with Emit Status Changes, each status change once, whether the ficha is re-dated or not', async () => {
+		const listing = (minute: number) => [minute < 3 ? filled : savedAgain];
+		expect(await emitsEachMinute(60, listing, true)).toEqual([filled, savedAgain]);
+		const back = { ...filled, status: 'Pendente' };
+		const steps = (minute: number) => [minute < 3 ? filled : minute < 30 ? savedAgain : back];
+		expect(await emitsEachMinute(60, steps, true)).toEqual([filled, savedAgain, back]);
+	});
+
+	it('New Filled Form: a ficha listed again a day after its last listing is emitted again', async () => {
+		const identify = rowIdentifier(RULES.getFP1, zone);
+		const first = await pollReport(
+			startState('getFP1', null, start),
+			start + MINUTE,
+			settings,
+			async () => [filled],
+			identify,
+		);
+		let state = first.state;
+		// Listed by its last save (a dialer filtering by it), nothing listed for a day, then again.
+		for (const now of [start + 2 * MINUTE, start + 24 * HOUR + 2 * MINUTE]) {
+			state = (await pollReport(state, now, settings, async () => [], identify)).state;
+		}
+		const again = await pollReport(
+			state,
+			start + 24 * HOUR + 3 * MINUTE,
+			settings,
+			async () => [filled],
+			identify,
+		);
+		expect([first.emit, again.emit]).toEqual([[filled], [filled]]);
 	});
 
 	const call = {
