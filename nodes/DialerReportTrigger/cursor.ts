@@ -303,9 +303,10 @@ export async function pollReport<T>(
 	settings: CursorSettings,
 	readRows: (read: ReadWindow) => Promise<T[]>,
 	identify: (row: T) => RowIdentity,
-): Promise<{ emit: T[]; state: CursorState }> {
+): Promise<{ emit: T[]; state: CursorState; full: boolean }> {
 	let current = state;
 	const emit: T[] = [];
+	let full = false;
 	for (let reads = 0; reads < MAX_READS_PER_POLL; reads++) {
 		const read = planRead(current, now, settings);
 		if (!read) break;
@@ -319,7 +320,8 @@ export async function pollReport<T>(
 		);
 		for (const row of outcome.emit) emit.push(row);
 		current = outcome.state;
+		full = outcome.full;
 		if (outcome.full || read.to >= wholeSecond(now)) break;
 	}
-	return { emit, state: current };
+	return { emit, state: current, full };
 }

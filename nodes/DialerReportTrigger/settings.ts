@@ -26,9 +26,9 @@ export const triggerOptions: INodeProperties = {
 			default: false,
 			displayOptions: { show: { '/event': ['newFilledForm'] } },
 			description:
-				'Whether to start the workflow again for a ficha already emitted when the dialer lists it ' +
-				'with another status (for a CRM that mirrors the ficha status): each change once. Off: ' +
-				'each ficha once, with the status it had when first read.',
+				'Whether to start the workflow again for a ficha already emitted when the dialer ' +
+				'lists it with another status (for a CRM that mirrors the ficha status): each change ' +
+				'once. Off: each ficha once, with the status it had when first read.',
 		},
 		{
 			displayName: 'Max Rows per Poll',

@@ -25,6 +25,7 @@ import {
 	type ReadWindow,
 } from '../../../nodes/DialerReportTrigger/cursor';
 import { DialerReportTrigger } from '../../../nodes/DialerReportTrigger/DialerReportTrigger.node';
+import { REMEMBER_MS } from '../../../nodes/DialerReportTrigger/memory';
 import { rowIdentifier } from '../../../nodes/DialerReportTrigger/rowIdentity';
 import { fakePollFunctions, type Emitted } from '../support/pollFunctions';
 import { propertyRuns } from '../support/propertyRuns';
@@ -184,6 +185,21 @@ class ReferenceDialer {
 		return row.versions.map((version, index) =>
 			index === 0 ? row.time : Math.floor(version.from / 1000) * 1000,
 		);
+	}
+
+	/**
+	 * How many times the trigger may forget the row and emit it again: each time reads list it
+	 * again more than a day (REMEMBER_MS, less the hour a clock shift and the Overlap Window add)
+	 * after they last did.
+	 */
+	forgettable(row: TruthRow): number {
+		const listings =
+			this.habits.saves === 'filteredBySave'
+				? row.versions.map(({ from }) => Math.max(row.time, from))
+				: this.listedTimes(row);
+		return listings.filter(
+			(time, index) => index > 0 && time - listings[index - 1] > REMEMBER_MS - HOUR,
+		).length;
 	}
 
 	/** The time `de`/`ate` compare at `now`: the listed time, or the last save. */
@@ -510,8 +526,13 @@ function misses(dialer: ReferenceDialer, emitted: number[], start: number, minut
 			(row) => row.copyOf,
 		);
 	const least = copiesFrom(startSecond, (row) => row.time);
-	// A ficha dated before the start that the dialer re-dated after it may come, once.
+	// A ficha dated before the start that the dialer re-dated after it may come, once; one listed
+	// again a day after its last listing, once more.
 	const most = copiesFrom(earliestAmbiguous, (row) => Math.max(...dialer.listedTimes(row)));
+	for (const row of dialer.rows) {
+		const extra = dialer.forgettable(row);
+		if (extra > 0) most.set(row.copyOf, (most.get(row.copyOf) ?? 0) + extra);
+	}
 	const times = countBy(emitted, (copyOf) => copyOf);
 	return [...new Set(dialer.rows.map((row) => row.copyOf))]
 		.map((copyOf) => ({
@@ -541,10 +562,14 @@ function changeMisses(dialer: ReferenceDialer, emitted: IDataObject[], start: nu
 	return dialer.rows
 		.map((row) => ({ row, emitted: versions.get(row) ?? [] }))
 		.filter(({ row, emitted: indices }) => {
+			// Forgotten a day after its last listing, a ficha may come again as it is.
+			const again = dialer.forgettable(row) > 0;
 			const inOrder = indices.every(
 				(version, at) =>
 					at === 0 ||
-					(version > indices[at - 1] && status(row, version) !== status(row, indices[at - 1])),
+					(again
+						? version >= indices[at - 1]
+						: version > indices[at - 1] && status(row, version) !== status(row, indices[at - 1])),
 			);
 			if (!inOrder) return true;
 			if (row.time < startSecond) return false;
