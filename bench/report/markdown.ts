@@ -142,7 +142,7 @@ export function reportTriggerSection(result: ReportTriggerResult): string[] {
 	}
 	if (result.memory) {
 		lines.push(
-			'**What the trigger remembers**: each scheduled poll above adds its fichas to the keys the trigger keeps a day after their last listing (at most 100,000 beyond the Overlap Window). After each poll (the warm-up first), the fichas remembered, the node’s static data as n8n stores it (read through n8n’s API a second after the poll), and the poll’s time as above.',
+			'**What the trigger remembers**: each scheduled poll above adds its fichas to the keys the trigger keeps a day after their last listing (at most 100,000). After each poll (the warm-up first), the fichas remembered, the node’s static data as n8n stores it (read through n8n’s API a second after the poll), and the poll’s time as above.',
 			'',
 			'| Poll | Fichas remembered | Static data | Read to items | Own code |',
 			'| ---- | ----------------- | ----------- | ------------- | -------- |',

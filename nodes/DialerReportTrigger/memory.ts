@@ -9,14 +9,15 @@
  * part of what tells them apart, so it never moves).
  *
  * Every remembered row stays REMEMBER_MS after the time it is remembered by, and always while a
- * read of the Overlap Window can list it by its time. Beyond that window at most MAX_REMEMBERED
- * rows are kept, the oldest forgotten first; `forgottenBefore` says from when on the memory is
- * whole (every row dated from then on that was emitted is still remembered).
+ * read of the Overlap Window can list it by its time. At most MAX_REMEMBERED rows are kept (more
+ * only when the Overlap Window holds more), the oldest forgotten first; `forgottenBefore` says
+ * from when on the memory is whole (every row dated from then on that was emitted is still
+ * remembered).
  */
 
 /** Rows are remembered this long after the time they were last listed under. */
 export const REMEMBER_MS = 24 * 3_600_000;
-/** At most this many rows are remembered beyond those a read of the Overlap Window can list. */
+/** At most this many rows are remembered, unless a read of the Overlap Window can list more. */
 export const MAX_REMEMBERED = 100_000;
 
 export interface RowMemory {
