@@ -185,9 +185,11 @@ export class DialerReportTrigger implements INodeType {
 			);
 			const result = await pollReport(state, now, settings, readRows, identify);
 			const check = checked(result.state.cursor);
-			// Rows left for the next polls by Max Rows per Poll are not late.
+			// Only a poll that read up to now tells: rows left for the next polls (Max Rows per Poll, a
+			// catch-up) are not late, and a dialer filtering by the last save lists them there.
+			const caughtUp = !result.full && result.state.cursor >= Math.floor(now / 1000) * 1000;
 			const { state: next, late } =
-				checkRead && !result.full
+				checkRead && caughtUp
 					? findLateRows(result.state, check.rows, identify, settings, checkRead, now)
 					: { state: result.state, late: [] };
 			for (const warning of [
