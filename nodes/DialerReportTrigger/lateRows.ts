@@ -8,7 +8,10 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { RowIdentityRule } from '../shared/reports/rowSource';
 import { duration, FIX } from './clockCheck';
+import { DateTime } from 'luxon';
+
 import {
+	COARSE_FILTER_MS,
 	listableFrom,
 	rememberRows,
 	type CursorSettings,
@@ -23,6 +26,22 @@ import { canonicalValue } from './rowIdentity';
 export const LATE_ROWS_FIELD = 'lateRowsNotEmitted';
 /** A warning names at most this many rows (the count covers them all). */
 const NAMED_ROWS = 20;
+
+/**
+ * Rows whose time lies before this can no longer be listed by any read of the Overlap Window: the
+ * next read starts at the minute of cursor - overlap, and asks from an earlier wall-clock time
+ * only by a clock change near it (or between it and the cursor) and a dialer that reads only the
+ * minutes of de.
+ */
+function unlistedBefore(state: CursorState, settings: CursorSettings): number {
+	const reach =
+		Math.floor(Math.max(state.start, state.cursor - settings.overlapMs) / 60_000) * 60_000;
+	const offsets = [reach - 3_600_000, reach, reach + 3_600_000, state.cursor].map(
+		(instant) => DateTime.fromMillis(instant, { zone: settings.zone }).offset,
+	);
+	const shift = (Math.max(...offsets) - Math.min(...offsets)) * 60_000;
+	return reach - shift - COARSE_FILTER_MS;
+}
 
 /** Where the memory can tell a row the trigger emitted from one it never will. */
 export function judgedFrom(state: CursorState): number {
@@ -52,15 +71,16 @@ export function findLateRows<T>(
 		settings.emitStatusChanges ?? false,
 	);
 	const from = judgedFrom(state);
-	const listable = listableFrom(state.cursor, settings);
+	const unlisted = unlistedBefore(state, settings);
 	const late = fresh.filter(({ identity }) => {
 		if (identity.time === undefined) return false;
 		const latest = identity.latest ?? identity.time;
-		return identity.time >= from && latest < listable;
+		// A time that can name an instant from `from` on (the hour clocks go back) is judged.
+		return latest >= from && latest < unlisted;
 	});
 	if (late.length === 0) return { state, late };
 	const added = rememberRows(late, { ...read, to: Math.min(read.to, now) }, known);
-	const memory = updateMemory(state, added, listable, state.cursor);
+	const memory = updateMemory(state, added, listableFrom(state.cursor, settings), state.cursor);
 	return { state: { ...state, ...memory, lateRows: state.lateRows + late.length }, late };
 }
 
