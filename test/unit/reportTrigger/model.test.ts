@@ -1045,6 +1045,47 @@ describe('cases the reference dialer found, and those reported from outside', ()
 		expect([first.emit, again.emit]).toEqual([[filled], [filled]]);
 	});
 
+	it('New Filled Form: a ficha dated in the hour clocks go back, just after the start, and written an hour late is reported once', async () => {
+		const sydney = 'Australia/Sydney';
+		const sydneySettings = { zone: sydney, overlapMs: MINUTE, maxRows: 1000 };
+		// Clocks go back from 03:00 to 02:00 at 16:00 UTC; the trigger starts then.
+		const from = Date.UTC(2026, 3, 4, 16);
+		const ficha = { ficha: '1004', data: '05/04/2026 02:01:57', agente: 'ana', status: 'Pendente' };
+		// Its time names 15:01:57 or 16:01:57 UTC: the first is before the start.
+		const writtenAt = Date.UTC(2026, 3, 4, 17, 10);
+		const listing = (now: number, read: Pick<ReadWindow, 'de' | 'ate'>) =>
+			now >= writtenAt && read.de <= '20260405020157' && '20260405020157' <= read.ate
+				? [ficha]
+				: [];
+		const identify = rowIdentifier(RULES.getFP1, sydney);
+		let state = startState('getFP1', null, from);
+		const emitted: IDataObject[] = [];
+		const reported: IDataObject[] = [];
+		for (let now = from + MINUTE; now <= from + 100 * MINUTE; now += MINUTE) {
+			const result = await pollReport(
+				state,
+				now,
+				sydneySettings,
+				async (read) => listing(now, read),
+				identify,
+			);
+			emitted.push(...result.emit);
+			const check = readingAhead(judgedFrom(state), now, sydney);
+			const found = findLateRows(
+				result.state,
+				listing(now, check),
+				identify,
+				sydneySettings,
+				check,
+				now,
+			);
+			reported.push(...found.late.map(({ row }) => row));
+			state = JSON.parse(JSON.stringify(found.state)) as CursorState;
+		}
+		expect([emitted, reported]).toEqual([[], [ficha]]);
+		expect(state.lateRows).toBe(1);
+	});
+
 	const call = {
 		horario: '2026-11-25 09:00:05',
 		tipo: 'Recebida',
