@@ -170,17 +170,13 @@ export class DialerReportTrigger implements INodeType {
 			// n8n saves the state this first poll makes with the activation (the poll it runs while
 			// activating), so a restart before the first row goes on from it.
 			const scope = scopeOf(event, fields, settings.startFrom);
-			let checkRead: ReadWindow | undefined;
 			const checked = await checkClock(
 				staticData,
 				scope,
 				now,
 				judgedFrom(state),
 				settings,
-				async (read) => {
-					checkRead = read;
-					return await readRows(read);
-				},
+				readRows,
 				(row) => identify(row).time,
 			);
 			const result = await pollReport(state, now, settings, readRows, identify);
@@ -189,8 +185,8 @@ export class DialerReportTrigger implements INodeType {
 			// catch-up) are not late, and a dialer filtering by the last save lists them there.
 			const caughtUp = !result.full && result.state.cursor >= Math.floor(now / 1000) * 1000;
 			const { state: next, late } =
-				checkRead && caughtUp
-					? findLateRows(result.state, check.rows, identify, settings, checkRead, now)
+				check.read && caughtUp
+					? findLateRows(result.state, check.rows, identify, settings, check.read, now)
 					: { state: result.state, late: [] };
 			for (const warning of [
 				...check.warnings,

@@ -166,8 +166,9 @@ const checks = new WeakMap<object, { scope: string; memory?: ClockCheckMemory }>
 /** What a check found, once the poll it ran in has moved its cursor. */
 export interface ClockCheckOutcome<T> {
 	warnings: string[];
-	/** The rows the check read, for lateRows.ts (none when no check was due). */
+	/** The rows the check read and the read, for lateRows.ts (none when no check was due). */
 	rows: T[];
+	read?: ReadWindow;
 }
 
 /**
@@ -200,6 +201,6 @@ export async function checkClock<T>(
 	const { warnings, seen } = judgeClock(times, read, memory, judgedFrom, now, settings);
 	return (cursor) => {
 		checks.set(trigger, { scope, memory: rememberCheck(seen, cursor, settings) });
-		return { warnings, rows };
+		return { warnings, rows, read };
 	};
 }
