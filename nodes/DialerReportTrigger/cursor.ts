@@ -52,7 +52,10 @@ export interface CursorSettings {
 	overlapMs: number;
 	/** At most this many rows per poll; the rest on the next polls. */
 	maxRows: number;
-	/** A known row listed with another status is emitted again (Emit Status Changes). */
+	/**
+	 * A known row listed with another status is emitted again (Emit a Row Again When Its Status
+	 * Changes).
+	 */
 	emitStatusChanges?: boolean;
 }
 
