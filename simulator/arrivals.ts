@@ -62,7 +62,7 @@ export class RowArrivals {
 						const ficha = this.addFicha(arrival, at, visibleFrom);
 						return this.arrived('getFP1', ficha.id, at, visibleFrom);
 					}
-					const ficha = this.changeStatus(arrival.ficha, arrival.status);
+					const ficha = this.changeStatus(arrival.ficha, arrival.status, at);
 					return this.arrived('getFP1', ficha.id, ficha.data, ficha.visibleFrom ?? ficha.data);
 				}
 				case 'getRE2':
@@ -101,13 +101,18 @@ export class RowArrivals {
 		};
 	}
 
-	/** A ficha rewritten with another status: still one row, shown with the new status. */
-	private changeStatus(id: number, status: string | undefined): Ficha {
+	/**
+	 * A ficha saved again at `at` with another status: still one row, shown with the new status
+	 * (and, as `fichaSaves` says, dated or selected by the save).
+	 */
+	private changeStatus(id: number, status: string | undefined, at: number): Ficha {
 		// Ids stay 1..n in order, so an id is also an index.
 		const ficha = this.data.fichas[id - 1] as Ficha | undefined;
 		if (ficha?.id !== id) throw new Error(`No ficha ${id}`);
 		if (status === undefined) throw new Error('"status" is needed to change a ficha\'s status');
 		ficha.status = status;
+		ficha.savedAt = at;
+		if (this.listing.fichaSaves === 'redated') ficha.data = at;
 		return ficha;
 	}
 

@@ -4,7 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { startSimulator } from './index';
-import type { EnvelopeMode, PermissionMode, RecordingLinks, RowOrder } from './types';
+import type { EnvelopeMode, FichaSaves, PermissionMode, RecordingLinks, RowOrder } from './types';
 
 const { values } = parseArgs({
 	options: {
@@ -26,6 +26,7 @@ const { values } = parseArgs({
 		'recording-links': { type: 'string' },
 		'row-order': { type: 'string' },
 		'late-writes-ms': { type: 'string' },
+		'ficha-saves': { type: 'string' },
 	},
 	strict: true,
 });
@@ -74,6 +75,11 @@ async function main() {
 		]),
 		rowOrder: oneOf<RowOrder>('row-order', values['row-order'], ['written', 'shuffled']),
 		lateWritesMs: number('late-writes-ms', values['late-writes-ms']),
+		fichaSaves: oneOf<FichaSaves>('ficha-saves', values['ficha-saves'], [
+			'fixed',
+			'redated',
+			'filteredBySave',
+		]),
 	});
 	for (const url of values.webhook ?? [])
 		simulator.webhooks.register({ url, secret: values['webhook-secret'] });

@@ -50,7 +50,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Di
 	const states = new AgentStates(data, random);
 	const shift = new ScriptedShift(data, states, hub, random);
 	const faults = new FaultInjector();
-	const listing = new ReportListing(options.rowOrder ?? 'written', options.lateWritesMs ?? 0, seed);
+	const listing = new ReportListing(
+		options.rowOrder ?? 'written',
+		options.lateWritesMs ?? 0,
+		seed,
+		options.fichaSaves ?? 'fixed',
+	);
 	const arrivals = new RowArrivals(data, new Random(seed ^ 0x7a11), clock, listing);
 	const requests: RecordedRequest[] = [];
 	const urls = { baseUrl: '', apiUrl: '' };

@@ -6,6 +6,13 @@
 import { Random } from './random';
 
 export type RowOrder = 'written' | 'shuffled';
+/**
+ * What saving a ficha again (its status changed) does: nothing to its `data`, which getFP1's
+ * `de`/`ate` filter by (`fixed`); moves `data` to the save (`redated`); or keeps `data` while
+ * `de`/`ate` filter by the last save (`filteredBySave`).
+ */
+export type FichaSaves = 'fixed' | 'redated' | 'filteredBySave';
+const fichaSavesValues: FichaSaves[] = ['fixed', 'redated', 'filteredBySave'];
 export type ReportName = 'getFP1' | 'getRQ4' | 'getHC2' | 'getRE2';
 
 /** Keeps a ficha and a call with the same number from being written late by the same amount. */
@@ -31,11 +38,14 @@ export class ReportListing {
 		/** Rows are written from 0 to this many milliseconds after the time they carry. */
 		readonly lateWritesMs: number,
 		private readonly seed: number,
+		readonly fichaSaves: FichaSaves = 'fixed',
 	) {
 		if (order !== 'written' && order !== 'shuffled')
 			throw new Error(`rowOrder must be written or shuffled, not ${String(order)}`);
 		if (!Number.isInteger(lateWritesMs) || lateWritesMs < 0 || lateWritesMs > 86_400_000)
 			throw new Error('lateWritesMs must be a whole number from 0 to 86400000');
+		if (!fichaSavesValues.includes(fichaSaves))
+			throw new Error(`fichaSaves must be one of ${fichaSavesValues.join(', ')}`);
 		this.random = new Random(seed ^ 0x0bde);
 	}
 

@@ -102,6 +102,8 @@ export interface Ficha {
 	answers: string[];
 	/** Epoch milliseconds from which reports show the ficha (rows added while running); always when absent. */
 	visibleFrom?: number;
+	/** Epoch milliseconds of its last save after it was filled (its status changed), if any. */
+	savedAt?: number;
 }
 
 export interface CallRecord {

@@ -1,9 +1,9 @@
 /** Public types of the simulator: what tests, scripts and benchmarks program against. */
 import type { SeededData } from './model';
-import type { ReportName, RowOrder } from './listing';
+import type { FichaSaves, ReportName, RowOrder } from './listing';
 import type { RecordingLinks, StorageRequest } from './recordings';
 
-export type { RowOrder } from './listing';
+export type { FichaSaves, RowOrder } from './listing';
 export type { RecordingLinks, StorageRequest } from './recordings';
 
 export type PermissionMode = 'off' | 'team' | 'operation';
@@ -40,6 +40,11 @@ export interface SimulatorOptions {
 	 * delay fixed per row) and shows only from then on; default 0.
 	 */
 	lateWritesMs?: number;
+	/**
+	 * What a ficha's status change (`rows.add` with `ficha`) does to how getFP1 dates and selects
+	 * it; default `fixed`: `data` stays, and `de`/`ate` filter by it.
+	 */
+	fichaSaves?: FichaSaves;
 }
 
 export interface RecordedRequest {

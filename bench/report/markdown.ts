@@ -140,6 +140,19 @@ export function reportTriggerSection(result: ReportTriggerResult): string[] {
 			'',
 		);
 	}
+	if (result.memory) {
+		lines.push(
+			'**What the trigger remembers**: each scheduled poll above adds its fichas to the keys the trigger keeps a day after their last listing (at most 100,000). After each poll (the warm-up first), the fichas remembered, the node’s static data as n8n stores it (read through n8n’s API a second after the poll), and the poll’s time as above.',
+			'',
+			'| Poll | Fichas remembered | Static data | Read to items | Own code |',
+			'| ---- | ----------------- | ----------- | ------------- | -------- |',
+			...result.memory.map(
+				(poll, index) =>
+					`| ${index === 0 ? 'warm-up' : index} | ${poll.remembered.toLocaleString('en-US')} | ${poll.staticDataKb.toLocaleString('en-US')} kB | ${ms(poll.ms)} | ${Number.isNaN(poll.ownMs) || poll.ownMs === null ? '–' : ms(poll.ownMs)} |`,
+			),
+			'',
+		);
+	}
 	if (result.storage) {
 		lines.push(
 			`**n8n’s floor for any polling trigger**: before it runs an execution a poll started, n8n stores it with the poll’s items, serialized with \`flatted\` (so does one a webhook started, with the webhook’s items: here one small request; the Dialer node’s rows are stored when its execution ends). The same ${result.rows.toLocaleString('en-US')} rows, in n8n’s Node with n8n’s own n8n-workflow and flatted, outside n8n: ${spread(result.storage.ms, ms)} to stringify, ${result.storage.mb.toFixed(1)} MB of text, medians of ${result.storage.ms.runs} after a warm-up (bench/lib/pollStorage.ts). Storing that text in SQLite comes on top.`,

@@ -85,6 +85,24 @@ export interface ReportTriggerResult {
 	 * recorded rounds).
 	 */
 	storage?: { ms: Summary; mb: number };
+	/**
+	 * Each measured scheduled poll with what the trigger remembered after it: the fichas of every
+	 * poll before stay remembered for a day, so each poll adds `rows` (absent from the rounds
+	 * before 2026-12-01).
+	 */
+	memory?: RememberedPoll[];
+}
+
+/** One scheduled poll and the trigger's memory after it. */
+export interface RememberedPoll {
+	/** Fichas the trigger remembered after the poll. */
+	remembered: number;
+	/** The node's static data as n8n stores it (JSON), in kB. */
+	staticDataKb: number;
+	/** From the report request to the next node holding the items. */
+	ms: number;
+	/** The trigger's own `poll` (NaN in an n8n started without bench/lib/nodeTimes.cjs). */
+	ownMs: number;
 }
 
 interface Timings {
@@ -253,6 +271,27 @@ interface Measured {
 	sample: Sample;
 	window: Window;
 	fields: RequestFields;
+	/** Scheduled polls: the trigger's static data after the poll. */
+	staticData?: { remembered: number; bytes: number };
+}
+
+/** The trigger's static data as n8n stored it: how many fichas it remembers, and its size. */
+async function storedMemory(target: Target, workflowId: string): Promise<Measured['staticData']> {
+	const workflow = await target.api.public<{ staticData?: unknown }>(
+		'GET',
+		`/workflows/${workflowId}`,
+	);
+	const text =
+		typeof workflow.staticData === 'string'
+			? workflow.staticData
+			: JSON.stringify(workflow.staticData ?? {});
+	const nodes = Object.values((JSON.parse(text) as Record<string, unknown>) ?? {});
+	let remembered = 0;
+	for (const node of nodes) {
+		const cursor = (node as { reportCursor?: { known?: Record<string, string[]> } }).reportCursor;
+		for (const entries of Object.values(cursor?.known ?? {})) remembered += entries.length / 2;
+	}
+	return { remembered, bytes: Buffer.byteLength(text) };
 }
 
 /**
@@ -451,7 +490,12 @@ async function scheduledPolls(
 			);
 			// The poll's read reaches back by the overlap, where the batch before may lie (the first
 			// comes less than a minute before the first scheduled poll).
-			measured.push(fromBatch(poll, second));
+			// n8n saves the static data with the execution it starts, without waiting for it.
+			await sleep(1_000);
+			measured.push({
+				...fromBatch(poll, second),
+				staticData: await storedMemory(target, workflow.id),
+			});
 		}
 	} finally {
 		await target.api.deactivateWorkflow(workflow.id);
@@ -574,6 +618,12 @@ export async function runReportTrigger(
 			variants,
 			scheduled: versus,
 			storage: { ms: summarize(stored.map((sample) => sample.ms)), mb: stored[0].mb },
+			memory: scheduled.map(({ sample, staticData }) => ({
+				remembered: staticData?.remembered ?? 0,
+				staticDataKb: Math.round((staticData?.bytes ?? 0) / 1024),
+				ms: sample.ms,
+				ownMs: sample.ownMs,
+			})),
 		};
 	} finally {
 		await probes.signals.close();

@@ -2,10 +2,12 @@
  * A check that the dialer's clock agrees with n8n's. Exactly once assumes a row carries its
  * dialer-clock time within the Overlap Window of n8n's now. A wrong Dialer Timezone, or a dialer
  * clock that is off, breaks that silently: ahead, rows come hours late; behind, every poll asks for
- * the dialer's future and nothing ever comes. Each check reads the report once, from the newest
- * row the last check saw (a day back the first time) to a day ahead, and compares row times with
- * now. Nothing here reads a clock or the network; the last check of each active trigger is kept
- * here, in memory.
+ * the dialer's future and nothing ever comes. Each check reads the report once, from where the
+ * trigger's memory of emitted rows is whole (or the newest row the last check saw, when older; a
+ * day back the first time) to a day ahead, and compares row times with now; the rows it read go
+ * to lateRows.ts, which tells the rows the trigger will never emit from those it emitted. Nothing
+ * here reads a clock or the network; the last check of each active trigger is kept here, in
+ * memory.
  */
 import { DateTime } from 'luxon';
 
@@ -37,13 +39,18 @@ export function readingAhead(from: number, now: number, zone: string): ReadWindo
 	return { from, to, ...wallClockRange(from, to, zone) };
 }
 
-/** The read a check makes: from the newest row the last one saw, or a day back. */
+/**
+ * The read a check makes: from the newest row the last one saw, or a day back, and from
+ * `judgedFrom` (where the trigger's memory can tell rows it emitted) when that is earlier.
+ */
 export function checkWindow(
 	memory: ClockCheckMemory | undefined,
+	judgedFrom: number,
 	now: number,
 	zone: string,
 ): ReadWindow {
-	return readingAhead(Math.max(memory?.newest ?? -Infinity, now - ZONE_GAP_MS), now, zone);
+	const from = Math.min(memory?.newest ?? -Infinity, judgedFrom);
+	return readingAhead(Math.max(from, now - ZONE_GAP_MS), now, zone);
 }
 
 function newestOf(times: Array<number | undefined>): number | undefined {
@@ -65,20 +72,24 @@ function shiftNear(at: number, zone: string): number {
 	return (Math.max(...offsets) - Math.min(...offsets)) * 60_000;
 }
 
-function duration(ms: number): string {
+export function duration(ms: number): string {
 	const minutes = Math.round(ms / 60_000);
 	return minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
-const FIX =
+export const FIX =
 	"Set the Dialer API credential's Dialer Timezone to the dialer server's zone, or have the " +
 	"dialer's clock corrected.";
 
-/** Warnings about the rows of one check, and what the next check needs. */
+/**
+ * Warnings about the rows of one check, and what the next check needs. Rows dated from
+ * `judgedFrom` on are left to the trigger's memory (lateRows.ts), which tells them one by one.
+ */
 export function judgeClock(
 	times: Array<number | undefined>,
 	window: ReadWindow,
 	memory: ClockCheckMemory | undefined,
+	judgedFrom: number,
 	now: number,
 	settings: ClockCheckSettings,
 ): { warnings: string[]; seen: { at: number; newest: number } } {
@@ -88,7 +99,7 @@ export function judgeClock(
 	if (memory) {
 		const late = times.filter(
 			(time): time is number =>
-				time !== undefined && time > memory.newest && time < memory.readFrom,
+				time !== undefined && time > memory.newest && time < Math.min(memory.readFrom, judgedFrom),
 		);
 		if (late.length > 0) {
 			const oldest = late.reduce((a, b) => Math.min(a, b));
@@ -152,32 +163,44 @@ export function testEventWarnings(
 // data: in memory, for the activation.
 const checks = new WeakMap<object, { scope: string; memory?: ClockCheckMemory }>();
 
+/** What a check found, once the poll it ran in has moved its cursor. */
+export interface ClockCheckOutcome<T> {
+	warnings: string[];
+	/** The rows the check read and the read, for lateRows.ts (none when no check was due). */
+	rows: T[];
+	read?: ReadWindow;
+}
+
 /**
  * An active trigger's check, when due: from the second poll of an activation on (the first, often
  * a backfill, keeps its own time), then every CHECK_INTERVAL_MS. It reads before the poll, so a
  * failing read fails the poll cleanly. Returns what to call once the poll has moved its cursor
- * (nothing is remembered otherwise): the warnings to log.
+ * (nothing is remembered otherwise): the warnings to log and the rows read.
  */
-export async function checkClock(
+export async function checkClock<T>(
 	trigger: object,
 	scope: string,
 	now: number,
+	judgedFrom: number,
 	settings: ClockCheckSettings,
-	readTimes: (read: ReadWindow) => Promise<Array<number | undefined>>,
-): Promise<(cursor: number) => string[]> {
+	readRows: (read: ReadWindow) => Promise<T[]>,
+	timeOf: (row: T) => number | undefined,
+): Promise<(cursor: number) => ClockCheckOutcome<T>> {
 	const last = checks.get(trigger);
 	if (last?.scope !== scope) {
 		return () => {
 			checks.set(trigger, { scope });
-			return [];
+			return { warnings: [], rows: [] };
 		};
 	}
 	const { memory } = last;
-	if (memory && now - memory.at < CHECK_INTERVAL_MS) return () => [];
-	const read = checkWindow(memory, now, settings.zone);
-	const { warnings, seen } = judgeClock(await readTimes(read), read, memory, now, settings);
+	if (memory && now - memory.at < CHECK_INTERVAL_MS) return () => ({ warnings: [], rows: [] });
+	const read = checkWindow(memory, judgedFrom, now, settings.zone);
+	const rows = await readRows(read);
+	const times = rows.map(timeOf);
+	const { warnings, seen } = judgeClock(times, read, memory, judgedFrom, now, settings);
 	return (cursor) => {
 		checks.set(trigger, { scope, memory: rememberCheck(seen, cursor, settings) });
-		return warnings;
+		return { warnings, rows, read };
 	};
 }

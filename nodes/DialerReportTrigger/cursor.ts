@@ -4,9 +4,10 @@
  * Each poll reads from the cursor minus the overlap window up to now and emits the rows whose
  * key it has not remembered. Rows written late (at most the overlap window after the time they
  * carry) fall inside a later read; the keys of emitted rows are remembered as long as a later read
- * can return them again, and no longer. Nothing here reads a clock or the network: the poll is
- * handed `now` and a reader, and returns the rows to emit and the next state, which the caller
- * stores only when the whole poll succeeded.
+ * can return them by their time, and a day after the latest time a read listed them under
+ * (memory.ts), so a ficha the dialer lists again later is still not new. Nothing here reads a
+ * clock or the network: the poll is handed `now` and a reader, and returns the rows to emit and
+ * the next state, which the caller stores only when the whole poll succeeded.
  *
  * Times are epoch milliseconds; the dialer speaks wall-clock time in its timezone. Where that zone
  * moves its clocks back, an hour of wall-clock times happens twice and a row's written time can
@@ -18,9 +19,17 @@
 import { DateTime } from 'luxon';
 
 import { toApiDateTime } from '../shared/dialerTime';
-import { newRows, rememberedCounts, type RowIdentity } from './newRows';
+import {
+	knownRows,
+	rememberedCounts,
+	updateMemory,
+	type KnownRow,
+	type Remembered,
+	type RowMemory,
+} from './memory';
+import { newRows, type FreshRow, type RowIdentity } from './newRows';
 
-export interface CursorState {
+export interface CursorState extends RowMemory {
 	/** The event this state reads; another event starts over. */
 	event: string;
 	/** The Start From this state was made for (epoch ms), or null; a new Start From starts over. */
@@ -32,13 +41,8 @@ export interface CursorState {
 	 * polls).
 	 */
 	cursor: number;
-	/**
-	 * Keys of the remembered emitted rows, by the latest instant their time can name (or the end of
-	 * the read that returned them, when they carry none), in epoch ms. The rows of one second share
-	 * an entry, so a poll copies and n8n stores one entry per second, not one per row. A key that is
-	 * not `unique` is there once for each copy emitted.
-	 */
-	seen: Record<string, string[]>;
+	/** Rows found too late to emit since the last emitted item told how many. */
+	lateRows: number;
 }
 
 export interface CursorSettings {
@@ -48,6 +52,11 @@ export interface CursorSettings {
 	overlapMs: number;
 	/** At most this many rows per poll; the rest on the next polls. */
 	maxRows: number;
+	/**
+	 * A known row listed with another status is emitted again (Emit a Row Again When Its Status
+	 * Changes).
+	 */
+	emitStatusChanges?: boolean;
 }
 
 /** One read of the report: instants, and the wall-clock range sent as de/ate. */
@@ -106,6 +115,9 @@ export function startState(event: string, startFrom: number | null, start: numbe
 		start: wholeSecond(start),
 		cursor: wholeSecond(start),
 		seen: {},
+		known: {},
+		forgottenBefore: wholeSecond(start),
+		lateRows: 0,
 	};
 }
 
@@ -118,9 +130,12 @@ function isCursorState(value: unknown): value is CursorState {
 		(state.startFrom === null || Number.isFinite(state.startFrom)) &&
 		Number.isFinite(state.start) &&
 		Number.isFinite(state.cursor) &&
-		typeof state.seen === 'object' &&
-		state.seen !== null &&
-		Object.values(state.seen).every(Array.isArray)
+		Number.isFinite(state.forgottenBefore) &&
+		Number.isInteger(state.lateRows) &&
+		[state.seen, state.known].every(
+			(groups) =>
+				typeof groups === 'object' && groups !== null && Object.values(groups).every(Array.isArray),
+		)
 	);
 }
 
@@ -169,23 +184,6 @@ export interface ReadOutcome<T> {
 	full: boolean;
 }
 
-/** Forgets one remembered copy of each of `keys`, in one pass. */
-function forgetCopies(seen: Record<string, string[]>, keys: string[]): void {
-	const owed = new Map<string, number>();
-	for (const key of keys) owed.set(key, (owed.get(key) ?? 0) + 1);
-	for (const [instant, remembered] of Object.entries(seen)) {
-		if (owed.size === 0) return;
-		if (!remembered.some((key) => owed.has(key))) continue;
-		seen[instant] = remembered.filter((key) => {
-			const count = owed.get(key);
-			if (count === undefined) return true;
-			if (count === 1) owed.delete(key);
-			else owed.set(key, count - 1);
-			return false;
-		});
-	}
-}
-
 /**
  * The rows of one read to emit, at most `room`, oldest first, and the state after them. The cursor
  * moves to the end of the read, or, when rows are left over, to just before the oldest of them.
@@ -199,16 +197,16 @@ export function absorbRead<T>(
 	settings: CursorSettings,
 ): ReadOutcome<T> {
 	const shift = clockShiftMs(settings.zone, read.to);
-	// A row without a readable time is somewhere in this read: it is placed at the read's start (a
-	// row left over by Max Rows per Poll is read again) and remembered with its end (as long as any
-	// later read could return it).
-	const place = (identity: RowIdentity) => ({
-		time: identity.time ?? read.from,
-		latest: identity.time === undefined ? read.to : (identity.latest ?? identity.time),
-	});
-	const { fresh, renamed } = newRows(rows, identify, rememberedCounts(state.seen));
+	const known = knownRows(state.known);
+	const { fresh, renamed, relisted } = newRows(
+		rows,
+		identify,
+		rememberedCounts(state.seen),
+		known,
+		settings.emitStatusChanges ?? false,
+	);
 	const ordered = fresh
-		.map(({ key, row, identity }) => ({ key, row, ...place(identity) }))
+		.map((entry) => ({ ...entry, ...placed(entry.identity, read) }))
 		// A time that can name an instant from the start on may be from after it.
 		.filter(({ latest }) => latest >= state.start)
 		.sort((a, b) => a.time - b.time);
@@ -218,36 +216,84 @@ export function absorbRead<T>(
 		? Math.max(state.cursor, Math.min(read.to, left.time - shift))
 		: Math.max(state.cursor, read.to);
 
-	// A later read starts at cursor - overlap; with the clock shift, and a dialer that reads only
-	// the minutes of de, it can return rows up to that much earlier: keys of rows before that can
-	// never come back.
-	const forgetBefore = cursor - settings.overlapMs - shift - COARSE_FILTER_MS;
-	const seen: Record<string, string[]> = {};
-	for (const [instant, keys] of Object.entries(state.seen)) {
-		if (Number(instant) >= forgetBefore) seen[instant] = keys;
+	const added = rememberRows(taken, read, known);
+	for (const identity of relisted) {
+		// Listed again with the same status, or with another one while changes are not emitted:
+		// remembered from a later time, or with that status, when either moved.
+		const before = known.get(identity.key)!;
+		const after = listedUnder(identity, read, before);
+		if (after.instant !== before.instant || after.status !== before.status) {
+			added.known.set(identity.key, after);
+		}
 	}
-	// A row now known by its key no longer counts as a keyless copy: a copy listed without a key
-	// later is another row.
-	forgetCopies(
-		seen,
-		renamed.map(({ keylessKey }) => keylessKey!()),
-	);
-	const remember = [
-		...taken,
-		...renamed.map((identity) => ({ key: identity.key, ...place(identity) })),
-	];
-	const added = new Map<number, string[]>();
-	for (const { key, latest } of remember) {
-		const keys = added.get(latest);
-		if (keys) keys.push(key);
-		else added.set(latest, [key]);
+	for (const identity of renamed) {
+		added.known.set(identity.key, listedUnder(identity, read, undefined));
+		// A row now known by its key no longer counts as a keyless copy: a copy listed without a
+		// key later is another row.
+		added.forgottenCopies.push(identity.keylessKey!());
 	}
-	for (const [latest, keys] of added) seen[latest] = (seen[latest] ?? []).concat(keys);
 	return {
 		emit: taken.map(({ row }) => row),
-		state: { ...state, cursor, seen },
+		state: {
+			...state,
+			cursor,
+			...updateMemory(state, added, listableFrom(cursor, settings), cursor),
+		},
 		full: left !== undefined,
 	};
+}
+
+/**
+ * Rows remembered from here on can still be listed by a later read, which starts at cursor -
+ * overlap: with the clock shift, and a dialer that reads only the minutes of de, up to that much
+ * earlier.
+ */
+export function listableFrom(cursor: number, settings: CursorSettings): number {
+	return cursor - settings.overlapMs - clockShiftMs(settings.zone, cursor) - COARSE_FILTER_MS;
+}
+
+/**
+ * Where a row of `read` lies. A row without a readable time is somewhere in this read: it is
+ * placed at the read's start (a row left over by Max Rows per Poll is read again) and remembered
+ * with its end (as long as any later read could return it).
+ */
+function placed(identity: RowIdentity, read: ReadWindow): { time: number; latest: number } {
+	return {
+		time: identity.time ?? read.from,
+		latest: identity.time === undefined ? read.to : (identity.latest ?? identity.time),
+	};
+}
+
+/**
+ * How a row with a key is remembered once `read` listed it: by the latest time it was listed
+ * under. A read that lists a row dated before the read (a dialer that filters by another time,
+ * such as its last save) can list it again up to the read's end: remembered from there.
+ */
+function listedUnder(
+	identity: RowIdentity,
+	read: ReadWindow,
+	before: KnownRow | undefined,
+): KnownRow {
+	const { time, latest } = placed(identity, read);
+	const instant = time < read.from - COARSE_FILTER_MS ? Math.max(latest, read.to) : latest;
+	return {
+		instant: Math.max(instant, before?.instant ?? -Infinity),
+		status: identity.status ?? '',
+	};
+}
+
+/** What remembering rows emitted (or found too late to emit) from `read` adds to the memory. */
+export function rememberRows<T>(
+	rows: Array<FreshRow<T>>,
+	read: ReadWindow,
+	known: Map<string, KnownRow>,
+): Remembered {
+	const added: Remembered = { known: new Map(), copies: [], forgottenCopies: [] };
+	for (const { key, identity } of rows) {
+		if (identity.unique) added.known.set(key, listedUnder(identity, read, known.get(key)));
+		else added.copies.push({ key, instant: placed(identity, read).latest });
+	}
+	return added;
 }
 
 /**
@@ -260,9 +306,10 @@ export async function pollReport<T>(
 	settings: CursorSettings,
 	readRows: (read: ReadWindow) => Promise<T[]>,
 	identify: (row: T) => RowIdentity,
-): Promise<{ emit: T[]; state: CursorState }> {
+): Promise<{ emit: T[]; state: CursorState; full: boolean }> {
 	let current = state;
 	const emit: T[] = [];
+	let full = false;
 	for (let reads = 0; reads < MAX_READS_PER_POLL; reads++) {
 		const read = planRead(current, now, settings);
 		if (!read) break;
@@ -276,7 +323,8 @@ export async function pollReport<T>(
 		);
 		for (const row of outcome.emit) emit.push(row);
 		current = outcome.state;
+		full = outcome.full;
 		if (outcome.full || read.to >= wholeSecond(now)) break;
 	}
-	return { emit, state: current };
+	return { emit, state: current, full };
 }

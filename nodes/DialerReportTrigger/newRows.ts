@@ -2,6 +2,7 @@
  * Which rows of a read are new. Decided by counting, never by position, so the order a read lists
  * its rows in changes nothing (docs/report-trigger.md, "What one new row is").
  */
+import type { KnownRow } from './memory';
 
 /** What the trigger needs to know about a row. */
 export interface RowIdentity {
@@ -27,46 +28,56 @@ export interface RowIdentity {
 	 * hour that happens twice when clocks go back. `time` when not given.
 	 */
 	latest?: number;
+	/** For a row with a unique key, a digest of its status ('' where the report has none). */
+	status?: string;
 }
 
-/** How many times each key is remembered. */
-export function rememberedCounts(seen: Record<string, string[]>): Map<string, number> {
-	const counts = new Map<string, number>();
-	for (const keys of Object.values(seen)) {
-		for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
-	}
-	return counts;
+/** A row of a read that is new, or a change to emit. */
+export interface FreshRow<T> {
+	key: string;
+	row: T;
+	identity: RowIdentity;
 }
 
 /**
- * The rows of one read that were never emitted, and the rows now known by a key they did not
- * have before (to be remembered, not emitted). Decided by counting, so the order the read lists
- * its rows in changes nothing: a key that is not unique is new as many times as the read holds
- * more copies of it than were emitted; a unique key is new once, unless the row was emitted
- * before it carried that key (a call listed without its protocol, then with it).
+ * The rows of one read that were never emitted, the rows now known by a key they did not have
+ * before (to be remembered, not emitted) and the known rows listed again. Decided by counting, so
+ * the order the read lists its rows in changes nothing: a key that is not unique is new as many
+ * times as the read holds more copies of it than were emitted; a unique key is new once, unless
+ * the row was emitted before it carried that key (a call listed without its protocol, then with
+ * it). With `emitChanges`, a known row listed with another status than remembered is new too.
  */
 export function newRows<T>(
 	rows: T[],
 	identify: (row: T) => RowIdentity,
-	remembered: Map<string, number>,
-): { fresh: Array<{ key: string; row: T; identity: RowIdentity }>; renamed: RowIdentity[] } {
+	copies: Map<string, number>,
+	known: Map<string, KnownRow>,
+	emitChanges: boolean,
+): { fresh: Array<FreshRow<T>>; renamed: RowIdentity[]; relisted: RowIdentity[] } {
 	const listed = new Map<string, Array<{ row: T; identity: RowIdentity }>>();
 	for (const row of rows) {
 		const identity = identify(row);
-		const copies = listed.get(identity.key);
-		if (copies) copies.push({ row, identity });
+		const listing = listed.get(identity.key);
+		if (listing) listing.push({ row, identity });
 		else listed.set(identity.key, [{ row, identity }]);
 	}
-	const fresh: Array<{ key: string; row: T; identity: RowIdentity }> = [];
+	const fresh: Array<FreshRow<T>> = [];
 	const renamed: RowIdentity[] = [];
-	for (const [key, copies] of listed) {
-		if (copies[0].identity.unique) continue;
-		for (const copy of copies.slice(remembered.get(key) ?? 0)) fresh.push({ key, ...copy });
-	}
+	const relisted: RowIdentity[] = [];
 	// Rows listed with a key for the first time, by the key they have without it.
 	const keyedNow = new Map<string, Array<{ row: T; identity: RowIdentity }>>();
-	for (const [key, [first]] of listed) {
-		if (!first.identity.unique || remembered.has(key)) continue;
+	for (const [key, listing] of listed) {
+		const [first] = listing;
+		if (!first.identity.unique) {
+			for (const copy of listing.slice(copies.get(key) ?? 0)) fresh.push({ key, ...copy });
+			continue;
+		}
+		const remembered = known.get(key);
+		if (remembered) {
+			if (emitChanges && remembered.status !== first.identity.status) fresh.push({ key, ...first });
+			else relisted.push(first.identity);
+			continue;
+		}
 		const keyless = first.identity.keylessKey?.() ?? key;
 		const keyed = keyedNow.get(keyless);
 		if (keyed) keyed.push(first);
@@ -76,11 +87,11 @@ export function newRows<T>(
 		// Copies emitted without a key that this read no longer lists without one: as many of the
 		// rows now listed with a key are those (which ones is all the same: they were alike), the
 		// rest are new.
-		let spare = (remembered.get(keyless) ?? 0) - (listed.get(keyless)?.length ?? 0);
+		let spare = (copies.get(keyless) ?? 0) - (listed.get(keyless)?.length ?? 0);
 		for (const entry of keyed.sort((a, b) => (a.identity.key < b.identity.key ? -1 : 1))) {
 			if (spare-- > 0) renamed.push(entry.identity);
 			else fresh.push({ key: entry.identity.key, ...entry });
 		}
 	}
-	return { fresh, renamed };
+	return { fresh, renamed, relisted };
 }

@@ -2,7 +2,8 @@
  * What one new row of a report is, whatever order a read lists rows in.
  *
  * A row with a value in the report's key field (a ficha number, a call's protocol) is that one row
- * for good: listed twice, or listed again with another status, it is still one row. A row without
+ * for good: listed twice, listed again with another status or under a later time, it is still one
+ * row (a change of its status is emitted only when the user asks for it). A row without
  * one is known by the fields fixed when it was written (`identityFields`): rows equal in all of
  * them are copies, counted one by one (two calls from a withheld number through the same route in
  * the same second, answered by the same agent, are two calls), so the trigger remembers how many
@@ -39,7 +40,7 @@ const digest = (text: string) => createHash('sha256').update(text).digest('base6
 export function rowKeys(
 	row: IDataObject,
 	rule: RowIdentityRule,
-): Pick<RowIdentity, 'key' | 'unique' | 'keylessKey'> {
+): Pick<RowIdentity, 'key' | 'unique' | 'keylessKey' | 'status'> {
 	const keyless = () =>
 		digest(JSON.stringify(rule.identityFields.map((field) => canonicalValue(row[field]))));
 	// Only text or a number names a row: a dialer sending false or {} for every row has no key.
@@ -48,7 +49,10 @@ export function rowKeys(
 	if (value === '') return { key: keyless(), unique: false };
 	// A digest holds no ':', a key field's key always does: the two never meet. The digest of a
 	// row with a key is needed only while that key is new: worked out then.
-	return { key: `${rule.keyField}:${value}`, unique: true, keylessKey: keyless };
+	// The status is remembered as a short digest: a change is told, whatever the text's length.
+	const status =
+		rule.statusField === undefined ? '' : digest(canonicalValue(row[rule.statusField])).slice(0, 8);
+	return { key: `${rule.keyField}:${value}`, unique: true, keylessKey: keyless, status };
 }
 
 /**

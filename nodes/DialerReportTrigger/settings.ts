@@ -20,6 +20,17 @@ export const triggerOptions: INodeProperties = {
 	default: {},
 	options: [
 		{
+			displayName: 'Emit a Row Again When Its Status Changes',
+			name: 'emitStatusChanges',
+			type: 'boolean',
+			default: false,
+			displayOptions: { show: { '/event': ['newFilledForm'] } },
+			description:
+				'Whether to start the workflow again for a ficha already emitted when the dialer ' +
+				'lists it with another status (for a CRM that mirrors the ficha status): each change ' +
+				'once. Off: each ficha once, with the status it had when first read.',
+		},
+		{
 			displayName: 'Max Rows per Poll',
 			name: 'maxRowsPerPoll',
 			type: 'number',
@@ -106,6 +117,7 @@ export async function readSettings(context: IPollFunctions): Promise<TriggerSett
 		zone,
 		overlapMs: overlapMinutes * 60_000,
 		maxRows: wholeOption(options.maxRowsPerPoll, DEFAULT_MAX_ROWS, 'Max Rows per Poll', MAX_ROWS),
+		emitStatusChanges: options.emitStatusChanges === true,
 		startFrom:
 			options.startFrom === undefined || options.startFrom === ''
 				? undefined

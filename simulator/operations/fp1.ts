@@ -91,6 +91,19 @@ function permissionFilter(
 	return (ficha) => user.operacaoIds.includes(ficha.operacaoId);
 }
 
+/**
+ * The time getFP1's de/ate compare: `data`, or with `fichaSaves: 'filteredBySave'` the ficha's
+ * last save (its first is when the dialer wrote it).
+ */
+function filteredTime(context: OperationContext, ficha: Ficha): number {
+	if (context.listing.fichaSaves !== 'filteredBySave') return ficha.data;
+	const written = context.listing.shownFrom('getFP1', ficha.id, ficha.data, ficha.visibleFrom);
+	return ficha.savedAt ?? Math.max(ficha.data, written);
+}
+
+const within = (time: number, range: { de: number; ate: number }) =>
+	time >= range.de && time <= range.ate;
+
 export const getFP1: OperationHandler = (fields, context) => {
 	const { data } = context;
 	// Validation first (400s), then references and permissions (200 refusals).
@@ -127,7 +140,7 @@ export const getFP1: OperationHandler = (fields, context) => {
 	}
 	const selected = candidates.filter(
 		(ficha) =>
-			(!range || (ficha.data >= range.de && ficha.data <= range.ate)) &&
+			(!range || within(filteredTime(context, ficha), range)) &&
 			context.listing.shows('getFP1', ficha.id, ficha.data, ficha.visibleFrom, now) &&
 			passes(lote, ficha.loteId) &&
 			passes(agente, ficha.agentId) &&

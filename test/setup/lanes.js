@@ -40,6 +40,7 @@ const waiting = [
 	e2e('report-trigger'),
 	e2e('supervision-restart'),
 	e2e('report-trigger-order'),
+	e2e('report-trigger-saves'),
 	e2e('report-trigger-events'),
 	e2e('report-trigger-field'),
 	e2e('supervision'),

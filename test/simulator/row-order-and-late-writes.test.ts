@@ -195,3 +195,66 @@ it.each([
 ])('refuses to start with %j', async (options, message) => {
 	await expect(startSimulator({ fichas: 1, calls: 1, ...options })).rejects.toThrow(message);
 });
+
+describe('a ficha saved again later, as each dialer the contract allows does it', () => {
+	const MINUTE = 60_000;
+	/** A ficha filled 30 minutes ago, saved again with another status 10 minutes ago. */
+	async function savedAgain(fichaSaves: 'fixed' | 'redated' | 'filteredBySave') {
+		const sim = await startSimulator({ fichas: 20, calls: 20, fichaSaves });
+		const now = Math.floor(Date.now() / 1000) * 1000;
+		const [ficha] = sim.rows.add({
+			report: 'getFP1',
+			form: 43,
+			status: 'Pendente',
+			at: now - 30 * MINUTE,
+		});
+		sim.rows.add({
+			report: 'getFP1',
+			ficha: ficha.id,
+			status: 'Finalizada',
+			at: now - 10 * MINUTE,
+		});
+		const listed = async (de: number, ate: number) =>
+			(
+				await rowsOf(sim, 'getFP1', {
+					form: '43',
+					de: compact(new Date(de)),
+					ate: compact(new Date(ate)),
+				})
+			)
+				.filter((row) => row.ficha === String(ficha.id))
+				.map((row) => `${row.data} ${row.status}`);
+		const filled = `${brazilianTime(now - 30 * MINUTE)} Finalizada`;
+		try {
+			return {
+				filled,
+				saved: `${brazilianTime(now - 10 * MINUTE)} Finalizada`,
+				atFilling: await listed(now - 31 * MINUTE, now - 29 * MINUTE),
+				atSave: await listed(now - 11 * MINUTE, now - 9 * MINUTE),
+			};
+		} finally {
+			await sim.close();
+		}
+	}
+
+	it('fixed (default): keeps its data, and de/ate select it by that data', async () => {
+		const { filled, atFilling, atSave } = await savedAgain('fixed');
+		expect([atFilling, atSave]).toEqual([[filled], []]);
+	});
+
+	it('redated: moves its data to the save, where de/ate select it', async () => {
+		const { saved, atFilling, atSave } = await savedAgain('redated');
+		expect([atFilling, atSave]).toEqual([[], [saved]]);
+	});
+
+	it('filteredBySave: keeps its data, and de/ate select it by its last save', async () => {
+		const { filled, atFilling, atSave } = await savedAgain('filteredBySave');
+		expect([atFilling, atSave]).toEqual([[], [filled]]);
+	});
+
+	it('refuses another value', async () => {
+		await expect(startSimulator({ fichaSaves: 'sometimes' as 'fixed' })).rejects.toThrow(
+			/fichaSaves must be one of fixed, redated, filteredBySave/,
+		);
+	});
+});

@@ -92,6 +92,7 @@ const identity: RowIdentityRule = {
 	keyField: 'ficha',
 	identityFields: ['data', 'agente', 'codigo'],
 	timeField: 'data',
+	statusField: 'status',
 };
 
 /** The fichas of one form, as items. */

@@ -20,6 +20,11 @@ export interface RowIdentityRule {
 	identityFields: string[];
 	/** Field holding the time the row carries. */
 	timeField: string;
+	/**
+	 * Field holding the status of a row with a key, if the report has one: the Report Trigger can
+	 * emit a row again when it changes.
+	 */
+	statusField?: string;
 }
 
 /**

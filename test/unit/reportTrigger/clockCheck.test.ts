@@ -27,11 +27,20 @@ describe('one check', () => {
 
 	it('is quiet for rows up to the Overlap Window ahead of now', () => {
 		const times = [NOW - HOUR, NOW, NOW + 9 * MINUTE, undefined];
-		expect(judgeClock(times, window, undefined, NOW, settings('UTC')).warnings).toEqual([]);
+		expect(judgeClock(times, window, undefined, Infinity, NOW, settings('UTC')).warnings).toEqual(
+			[],
+		);
 	});
 
 	it('warns of rows dated further ahead: they come that much late', () => {
-		const { warnings } = judgeClock([NOW, NOW + 2 * HOUR], window, undefined, NOW, settings('UTC'));
+		const { warnings } = judgeClock(
+			[NOW, NOW + 2 * HOUR],
+			window,
+			undefined,
+			Infinity,
+			NOW,
+			settings('UTC'),
+		);
 		expect(warnings).toEqual([
 			expect.stringMatching(/^Rows are dated up to 2 h 0 min ahead of now .* read in UTC/),
 		]);
@@ -40,10 +49,26 @@ describe('one check', () => {
 	it('warns of rows that appeared dated before anything a poll still reads: they are lost', () => {
 		const memory = { at: NOW - 15 * MINUTE, newest: NOW - 3 * HOUR, readFrom: NOW - 25 * MINUTE };
 		const times = [NOW - 4 * HOUR, NOW - 2 * HOUR - 45 * MINUTE, NOW - 20 * MINUTE];
-		const { warnings } = judgeClock(times, window, memory, NOW, settings('America/Sao_Paulo'));
+		const { warnings } = judgeClock(
+			times,
+			window,
+			memory,
+			Infinity,
+			NOW,
+			settings('America/Sao_Paulo'),
+		);
 		expect(warnings).toEqual([
 			expect.stringMatching(/^1 row appeared dated up to 2 h 45 min before now .* not emitted/),
 		]);
+	});
+
+	it("leaves the rows dated where the trigger's memory tells emitted rows apart to that memory", () => {
+		const memory = { at: NOW - 15 * MINUTE, newest: NOW - 3 * HOUR, readFrom: NOW - 25 * MINUTE };
+		const times = [NOW - 2 * HOUR - 45 * MINUTE, NOW - HOUR];
+		const judged = (from: number) =>
+			judgeClock(times, window, memory, from, NOW, settings('UTC')).warnings;
+		expect(judged(NOW - 2 * HOUR)).toEqual([expect.stringMatching(/^1 row appeared/)]);
+		expect(judged(NOW - 3 * HOUR)).toEqual([]);
 	});
 
 	it('Fetch Test Event names how old the newest row is when the last hour had none', () => {
@@ -88,10 +113,16 @@ async function checksOver(
 	const warnings: string[][] = [];
 	for (let poll = 0; poll < polls; poll++) {
 		const now = start + poll * CHECK_INTERVAL_MS;
-		const done = await checkClock(trigger, 'scope', now, settings(triggerZone), async (read) =>
-			sim.read(read, now, triggerZone),
+		const done = await checkClock(
+			trigger,
+			'scope',
+			now,
+			Infinity,
+			settings(triggerZone),
+			async (read) => sim.read(read, now, triggerZone),
+			(time) => time,
 		);
-		warnings.push(done(now));
+		warnings.push(done(now).warnings);
 	}
 	return warnings;
 }

@@ -21,6 +21,7 @@ import {
 	type CursorState,
 	type ReadWindow,
 } from '../../../nodes/DialerReportTrigger/cursor';
+import { REMEMBER_MS } from '../../../nodes/DialerReportTrigger/memory';
 import { rowIdentifier } from '../../../nodes/DialerReportTrigger/rowIdentity';
 import { clockChanges } from '../support/zones';
 import { rowInstants } from '../../../nodes/shared/dialerTime';
@@ -169,35 +170,45 @@ const ZONES = [
 ];
 
 describe('what the trigger remembers', () => {
-	it('remembers only the keys of rows within the overlap window (plus the clock shift) before the cursor', async () => {
+	it('remembers each row a day after its time, and longer while a read of the Overlap Window can list it, forgetting nothing sooner', async () => {
 		await fc.assert(
 			fc.asyncProperty(
 				fc.constantFrom(...ZONES),
-				fc.integer({ min: 1, max: 30 }),
-				fc.array(fc.integer({ min: 0, max: 20 }), { minLength: 5, maxLength: 60 }),
-				async (zone, overlapMinutes, rowsPerMinute) => {
+				fc.integer({ min: 1, max: 1440 }),
+				fc.array(
+					fc.record({
+						rows: fc.integer({ min: 0, max: 20 }),
+						advanceMs: fc.oneof(
+							fc.integer({ min: MINUTE, max: 10 * MINUTE }),
+							fc.integer({ min: HOUR, max: 8 * HOUR }),
+						),
+					}),
+					{ minLength: 5, maxLength: 40 },
+				),
+				async (zone, overlapMinutes, steps) => {
 					const report = new SimulatedReport(zone);
-					const settings = { zone, overlapMs: overlapMinutes * MINUTE, maxRows: 1000 };
+					const settings = { zone, overlapMs: overlapMinutes * MINUTE, maxRows: 100_000 };
 					const start = Date.UTC(2026, 2, 1, 12);
 					const poller = new Poller(report, settings, start);
 					let now = start;
 					let sequence = 0;
-					for (const count of rowsPerMinute) {
-						for (let index = 0; index < count; index++) {
-							const time = now + Math.floor((index * MINUTE) / Math.max(count, 1) / 1000) * 1000;
+					for (const step of steps) {
+						for (let index = 0; index < step.rows; index++) {
+							const time =
+								now + Math.floor((index * MINUTE) / Math.max(step.rows, 1) / 1000) * 1000;
 							report.add({ key: `row-${sequence++}`, time, visibleAt: time });
 						}
-						now += MINUTE;
-						await poller.poll(now);
-						const bound =
-							poller.state.cursor - settings.overlapMs - clockShiftMs(zone, now) - COARSE_FILTER_MS;
+						now = await poller.drain(now + step.advanceMs);
+						const { cursor } = poller.state;
+						const bound = Math.min(
+							cursor - settings.overlapMs - clockShiftMs(zone, cursor) - COARSE_FILTER_MS,
+							cursor - REMEMBER_MS,
+						);
 						const remembered = Object.entries(poller.state.seen).flatMap(([instant, keys]) =>
 							keys.map(() => Number(instant)),
 						);
 						expect(remembered.every((time) => time >= bound)).toBe(true);
-						expect(remembered.length).toBeLessThanOrEqual(
-							report.rows.filter((row) => row.time >= bound).length,
-						);
+						expect(remembered).toHaveLength(report.rows.filter((row) => row.time >= bound).length);
 					}
 				},
 			),

@@ -1,0 +1,117 @@
+/**
+ * Rows the trigger will never emit because the dialer wrote them later than the Overlap Window
+ * allows (or its clock is behind): found among the rows a clock check read, told from the rows
+ * the trigger emitted by its memory (memory.ts), named in n8n's log and counted on the next
+ * emitted item. Each such row is remembered as if it were emitted, so it is told once.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import type { RowIdentityRule } from '../shared/reports/rowSource';
+import { duration, FIX } from './clockCheck';
+import { DateTime } from 'luxon';
+
+import {
+	COARSE_FILTER_MS,
+	listableFrom,
+	rememberRows,
+	type CursorSettings,
+	type CursorState,
+	type ReadWindow,
+} from './cursor';
+import { knownRows, rememberedCounts, updateMemory } from './memory';
+import { newRows, type FreshRow, type RowIdentity } from './newRows';
+import { canonicalValue } from './rowIdentity';
+
+/** The field of the first new item that counts the rows found too late since the last count. */
+export const LATE_ROWS_FIELD = 'lateRowsNotEmitted';
+/** A warning names at most this many rows (the count covers them all). */
+const NAMED_ROWS = 20;
+
+/**
+ * Rows whose time lies before this can no longer be listed by any read of the Overlap Window: the
+ * next read starts at the minute of cursor - overlap, and asks from an earlier wall-clock time
+ * only by a clock change near it (or between it and the cursor) and a dialer that reads only the
+ * minutes of de.
+ */
+function unlistedBefore(state: CursorState, settings: CursorSettings): number {
+	const reach =
+		Math.floor(Math.max(state.start, state.cursor - settings.overlapMs) / 60_000) * 60_000;
+	const offsets = [reach - 3_600_000, reach, reach + 3_600_000, state.cursor].map(
+		(instant) => DateTime.fromMillis(instant, { zone: settings.zone }).offset,
+	);
+	const shift = (Math.max(...offsets) - Math.min(...offsets)) * 60_000;
+	return reach - shift - COARSE_FILTER_MS;
+}
+
+/** Where the memory can tell a row the trigger emitted from one it never will. */
+export function judgedFrom(state: CursorState): number {
+	return Math.max(state.start, state.forgottenBefore);
+}
+
+/**
+ * The rows of a check's read (`read`, up to `now`) that the trigger never emitted and no read of
+ * the Overlap Window can list any more, and the state with them remembered and counted in
+ * `lateRows`. Call it once the poll's reads are done: a row that poll emitted is not late.
+ */
+export function findLateRows<T>(
+	state: CursorState,
+	rows: T[],
+	identify: (row: T) => RowIdentity,
+	settings: CursorSettings,
+	read: ReadWindow,
+	now: number,
+): { state: CursorState; late: Array<FreshRow<T>> } {
+	if (rows.length === 0) return { state, late: [] };
+	const known = knownRows(state.known);
+	const { fresh } = newRows(
+		rows,
+		identify,
+		rememberedCounts(state.seen),
+		known,
+		settings.emitStatusChanges ?? false,
+	);
+	const from = judgedFrom(state);
+	const unlisted = unlistedBefore(state, settings);
+	const late = fresh.filter(({ identity }) => {
+		if (identity.time === undefined) return false;
+		const latest = identity.latest ?? identity.time;
+		// A time that can name an instant from `from` on (the hour clocks go back) is judged.
+		return latest >= from && latest < unlisted;
+	});
+	if (late.length === 0) return { state, late };
+	const added = rememberRows(late, { ...read, to: Math.min(read.to, now) }, known);
+	const memory = updateMemory(state, added, listableFrom(state.cursor, settings), state.cursor);
+	return { state: { ...state, ...memory, lateRows: state.lateRows + late.length }, late };
+}
+
+/** A row as a warning names it: its key, or the fields that tell it apart, and its time. */
+function rowName(row: IDataObject, rule: RowIdentityRule): string {
+	const time = `${rule.timeField} ${canonicalValue(row[rule.timeField])}`;
+	const key = rule.keyField === undefined ? '' : canonicalValue(row[rule.keyField]);
+	if (key !== '') return `${rule.keyField} ${key} (${time})`;
+	const fields = rule.identityFields
+		.filter((field) => field !== rule.timeField)
+		.map((field) => `${field} ${canonicalValue(row[field])}`);
+	return `${time}, ${fields.join(', ')}`;
+}
+
+/** The warning naming the rows found too late, or none. */
+export function lateWarnings(
+	late: Array<FreshRow<IDataObject>>,
+	rule: RowIdentityRule,
+	settings: CursorSettings & { zone: string },
+	now: number,
+): string[] {
+	if (late.length === 0) return [];
+	const oldest = Math.min(...late.map(({ identity }) => identity.time!));
+	const named = late.slice(0, NAMED_ROWS).map(({ row }) => rowName(row, rule));
+	const more = late.length > NAMED_ROWS ? ` and ${late.length - NAMED_ROWS} more` : '';
+	const rows = late.length === 1 ? '1 row' : `${late.length} rows`;
+	return [
+		`${rows} appeared later than the Overlap Window (${duration(settings.overlapMs)}) allows ` +
+			`and will not be emitted: ${named.join('; ')}${more}. The oldest is dated ` +
+			`${duration(now - oldest)} before now on the dialer's clock read in ${settings.zone}. ` +
+			`The next new item counts them in ${LATE_ROWS_FIELD}. Widen Overlap Window beyond how ` +
+			`late the dialer writes rows, or, if its clock or timezone is behind n8n's: ${FIX}`,
+	];
+}

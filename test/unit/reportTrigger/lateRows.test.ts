@@ -1,0 +1,114 @@
+/**
+ * Rows the dialer writes later than the Overlap Window allows: the trigger does not emit them
+ * (reads no longer reach their time), but it names each in n8n's log once and counts them on the
+ * next new item, whether the report is busy or quiet.
+ */
+import { DateTime, Settings } from 'luxon';
+import type { IDataObject } from 'n8n-workflow';
+
+import { DialerReportTrigger } from '../../../nodes/DialerReportTrigger/DialerReportTrigger.node';
+import { fakePollFunctions } from '../support/pollFunctions';
+
+const MINUTE = 60_000;
+const ZONE = 'UTC';
+const trigger = new DialerReportTrigger();
+const at = (time: string) => DateTime.fromISO(`2026-11-25T${time}`, { zone: ZONE }).toMillis();
+
+interface Ficha {
+	ficha: string;
+	data: number;
+	writtenAt: number;
+}
+
+/** A getFP1 that filters `de`/`ate` by `data` and lists a ficha from when it is written. */
+function dialer(fichas: Ficha[], now: () => number) {
+	const digits = (time: number) =>
+		DateTime.fromMillis(time, { zone: ZONE }).toFormat('yyyyMMddHHmmss');
+	return (form: URLSearchParams) => ({
+		data: fichas
+			.filter(({ data, writtenAt }) => writtenAt <= now() && digits(data) >= form.get('de')!)
+			.filter(({ data }) => digits(data) <= form.get('ate')!)
+			.map(({ ficha, data }) => ({
+				ficha,
+				data: DateTime.fromMillis(data, { zone: ZONE }).toFormat('dd/MM/yyyy HH:mm:ss'),
+				agente: 'ana',
+				status: 'Pendente',
+			})),
+	});
+}
+
+/** Polls once a minute from `from` to `to` with an Overlap Window of 10 minutes. */
+async function pollEachMinute(fichas: Ficha[], from: number, to: number) {
+	const staticData: IDataObject = {};
+	const warnings: string[] = [];
+	const items: Array<{ at: number; json: IDataObject }> = [];
+	let now = from;
+	const answer = dialer(fichas, () => now);
+	for (; now <= to; now += MINUTE) {
+		Settings.now = () => now;
+		const output = await trigger.poll.call(
+			fakePollFunctions({
+				parameters: {
+					event: 'newFilledForm',
+					form: '41',
+					filters: {},
+					options: { overlapWindow: 10 },
+				},
+				staticData,
+				timezone: ZONE,
+				warnings,
+				answer,
+			}),
+		);
+		for (const item of output?.[0] ?? []) items.push({ at: now, json: item.json });
+	}
+	return { warnings, items };
+}
+
+afterAll(() => {
+	Settings.now = () => Date.now();
+});
+
+/** A ficha dated 10:00 that the dialer writes at 10:25, 15 minutes past the Overlap Window. */
+const late: Ficha = { ficha: 'late', data: at('10:00:00'), writtenAt: at('10:25:00') };
+
+it('on a busy report, a ficha written later than the Overlap Window is named once in the log and counted on the next item', async () => {
+	// A ficha a minute, each written on time.
+	const busy = Array.from({ length: 70 }, (_, minute) => ({
+		ficha: String(minute),
+		data: at('09:50:30') + minute * MINUTE,
+		writtenAt: at('09:50:30') + minute * MINUTE,
+	}));
+	const { warnings, items } = await pollEachMinute([...busy, late], at('09:51:00'), at('11:00:00'));
+	expect(items.map(({ json }) => json.ficha)).toEqual(busy.map(({ ficha }) => ficha));
+	expect(warnings).toEqual([
+		expect.stringMatching(
+			/^1 row appeared later than the Overlap Window \(10 min\) allows and will not be emitted: ficha late \(data 25\/11\/2026 10:00:00\)/,
+		),
+	]);
+	const counted = items.filter(({ json }) => 'lateRowsNotEmitted' in json);
+	expect(counted).toEqual([
+		{ at: expect.any(Number), json: expect.objectContaining({ lateRowsNotEmitted: 1 }) },
+	]);
+	// Found by the first clock check after it was written, every 15 minutes.
+	expect(counted[0].at).toBeGreaterThan(late.writtenAt);
+	expect(counted[0].at).toBeLessThanOrEqual(late.writtenAt + 15 * MINUTE);
+});
+
+it('on a quiet report, the same ficha is named once and counted on the next ficha that comes', async () => {
+	const next: Ficha = { ficha: 'next', data: at('10:50:00'), writtenAt: at('10:50:00') };
+	const { warnings, items } = await pollEachMinute([late, next], at('09:51:00'), at('11:00:00'));
+	expect(warnings).toEqual([expect.stringContaining('ficha late (data 25/11/2026 10:00:00)')]);
+	expect(items.map(({ json }) => json)).toEqual([
+		expect.objectContaining({ ficha: 'next', lateRowsNotEmitted: 1 }),
+	]);
+});
+
+it('a ficha written late but inside the Overlap Window is emitted and reported nowhere', async () => {
+	const inside: Ficha = { ficha: 'inside', data: at('10:00:00'), writtenAt: at('10:08:00') };
+	const { warnings, items } = await pollEachMinute([inside], at('09:51:00'), at('11:00:00'));
+	expect(items.map(({ json }) => json)).toEqual([
+		{ ficha: 'inside', data: '25/11/2026 10:00:00', agente: 'ana', status: 'Pendente' },
+	]);
+	expect(warnings).toEqual([]);
+});
