@@ -124,7 +124,11 @@ const FULL: Plan = {
 	// The level n8n's defaults already lose at, and the largest the recommended setting held.
 	burstSettings: { deliveries: 1_000, levels: [150, 600], runs: 3 },
 	refusedFlood: { deliveries: 1_000, inFlight: 50, runs: 3 },
-	soak: { rates: [2, 5, 10, 20], minutes: 10, settings: ['defaults', 'recommended'] },
+	soak: {
+		rates: [2, 5, 10, 20],
+		minutes: 10,
+		settings: ['defaults', 'recommended', 'defaultsBusy'],
+	},
 };
 
 const QUICK: Plan = {

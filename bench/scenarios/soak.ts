@@ -12,6 +12,7 @@
  * page makes it (the rows since its last reading) timed, n8n's memory (its process group's RSS), its
  * running and waiting executions.
  */
+import { takeOneCore } from '../../scripts/services/busyMachine';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -45,15 +46,20 @@ import { log, startTarget, type Target } from '../lib/target';
 /** Every example a supervisor runs on the agent events, each active. */
 const SUPERVISION_EXAMPLES = [LIVE_ALERTS_EXAMPLE, 'agent-board.json', WALLBOARD_EXAMPLE];
 
-/** The configurations soaked, by the name the page gives them. */
-/** Each with the key `--settings` picks it by. */
+/**
+ * The configurations soaked, by the name the page gives them, each with the key `--settings`
+ * picks it by. `busy`: another process takes one of the machine's cores for the whole point, as
+ * other work on the n8n host would (the alerts then come later, never wrong).
+ */
 export const SOAK_SETTINGS: ReadonlyArray<{
 	key: string;
 	name: string;
 	env: Record<string, string>;
+	busy?: boolean;
 }> = [
 	{ key: 'defaults', name: "n8n's defaults", env: {} },
 	{ key: 'recommended', name: 'recommended', env: RECOMMENDED_N8N_SETTINGS },
+	{ key: 'defaultsBusy', name: "n8n's defaults, a core taken", env: {}, busy: true },
 ];
 
 const PROBE_FIRST_AGENT = 90_000;
@@ -336,10 +342,11 @@ function overloadedPoint(
 async function soakOne(
 	sim: DialerSimulator,
 	secret: string,
-	settings: { name: string; env: Record<string, string> },
+	settings: { name: string; env: Record<string, string>; busy?: boolean },
 	rate: number,
 	options: SoakOptions,
 ): Promise<SoakPoint> {
+	const otherWork = settings.busy ? takeOneCore() : undefined;
 	const folder = await realpath(await mkdtemp(path.join(os.tmpdir(), 'dialer-bench-soak-')));
 	const env = { ...settings.env, ...options.env, N8N_RESTRICT_FILE_ACCESS_TO: folder };
 	const target = await startTarget(sim, secret, env);
@@ -576,6 +583,7 @@ async function soakOne(
 	} finally {
 		clearInterval(memoryWatch);
 		stopProbes();
+		otherWork?.stop();
 		await stopTarget();
 		await rm(folder, { recursive: true, force: true });
 	}

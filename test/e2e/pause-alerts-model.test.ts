@@ -40,7 +40,7 @@ import {
 	removeOutputFolder,
 	type AgentRow,
 } from './support/supervision';
-import { takeOneCore } from './support/busyMachine';
+import { takeOneCore } from '../../scripts/services/busyMachine';
 import { event, post, sleep } from './support/triggerWorkflows';
 
 const SECRET = `e2e-pause-model-secret-${randomUUID()}`;
