@@ -6,13 +6,19 @@
  * `arrival − t` is never less than the offset between the two clocks: it is the offset plus the
  * delivery's delay plus the part of the second `t` dropped. The smallest value over recent
  * deliveries is therefore the offset or a little more, never less but for a dialer whose clock
- * was just set back; shown in whole seconds, it is within a second of it. Recent means the last
+ * was just set back; shown in whole seconds (and as 0 under 2 s), it is within 2 s of it. Recent means the last
  * few minutes: a dialer whose clock is corrected is followed within that window.
  */
 
 /** How long one bucket of the minimum covers, and how many buckets make the window. */
 const BUCKET_MS = 60_000;
 const BUCKETS = 3;
+
+/**
+ * An offset under this many seconds is taken as 0: a delivery n8n took a moment late looks the
+ * same, and a second either way is inside what the live alerts wait for anyway.
+ */
+const SMALLEST_OFFSET_SECONDS = 2;
 
 /** A skew beyond this many seconds is named in n8n's log and on the items. */
 export const SKEW_WARNING_SECONDS = 5;
@@ -58,7 +64,8 @@ export class DialerClock {
 		const offsetMs = Math.min(...this.buckets.map((bucket) => bucket.smallestMs));
 		// Whole seconds, rounded down: the fraction is the part of its second `t` drops, so a
 		// dialer in step shows 0.
-		const offsetSeconds = Math.floor(offsetMs / 1000) || 0;
+		const measured = Math.floor(offsetMs / 1000);
+		const offsetSeconds = Math.abs(measured) < SMALLEST_OFFSET_SECONDS ? 0 : measured;
 		const skewed = Math.abs(offsetSeconds) > SKEW_WARNING_SECONDS;
 		const newSkew =
 			skewed &&
