@@ -6,8 +6,8 @@
  * `arrival − t` is never less than the offset between the two clocks: it is the offset plus the
  * delivery's delay plus the part of the second `t` dropped. The smallest value over recent
  * deliveries is therefore the offset or a little more, never less but for a dialer whose clock
- * was just set back; shown in whole seconds (and as 0 under 2 s), it is within 2 s of it. Recent means the last
- * few minutes: a dialer whose clock is corrected is followed within that window.
+ * was just set back; shown in whole seconds (and as 0 under 2 s), it is within 2 s of it. Recent
+ * means the last few minutes: a dialer whose clock is corrected is followed within that window.
  */
 
 /** How long one bucket of the minimum covers, and how many buckets make the window. */
