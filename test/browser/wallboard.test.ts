@@ -313,8 +313,8 @@ describe('the supervisor wallboard in Chromium (examples/supervisor-wallboard.js
 		});
 		expect((await read(lastOrder)).agents.map((agent) => agent.agentId)).toEqual([AVAILABLE]);
 
-		// Saved late: many old events of an agent shown (older than the page reads again), and a
-		// newer event of the paused agent, up to 10 s before the newest event read, saved after it.
+		// Saved late: many old events of an agent shown (older than the page reads again), and the
+		// paused agent's resume, up to 10 s before the newest event read, saved after it.
 		const rows = await alerts.table.rows();
 		const orderOf = (agent: number) => rows.find((row) => row.agentId === agent)!.eventOrder;
 		await alerts.table.insert(
@@ -326,7 +326,13 @@ describe('the supervisor wallboard in Chromium (examples/supervisor-wallboard.js
 		const lateOrder = Math.max(orderOf(PAUSED) + 1, lastOrder - 100);
 		expect(lateOrder).toBeLessThan(lastOrder);
 		await alerts.table.insert([
-			{ ...agentRow(PAUSED, 1, nowSeconds()), state: 'online', eventOrder: lateOrder },
+			{
+				...agentRow(PAUSED, 1, nowSeconds()),
+				state: 'online',
+				lastEvent: 'agente.pause_out',
+				endsPause: 1,
+				eventOrder: lateOrder,
+			},
 		]);
 		// The page's next readings start 30 s of the dialer's time before the newest event read.
 		const asked = await page.waitForResponse((response) => response.url().startsWith(dataUrl), {

@@ -61,8 +61,11 @@ const SHAPE = {
 	maxDelayMs: 1600,
 	firstAgent: 7001,
 };
-/** A later alert must say n8n was behind: 2 s, a quarter more than deliveries 1.6 s late, a little. */
-const SAYS_WHY_AFTER_MS = 4000;
+/**
+ * A later alert must say n8n was behind: 5 s while few rows were saved lately (the dialer's own
+ * wait), a second more with no later event, a quarter more than deliveries 1.6 s late.
+ */
+const SAYS_WHY_AFTER_MS = 7000;
 /**
  * The same shift shape on a busy machine (a process taking a core for the whole shift), with the
  * dialer's clock 6 s behind n8n's and one delivery in five held back up to 6 s more.

@@ -117,12 +117,16 @@ const COMPARE: Record<string, (a: number, b: number) => boolean> = {
 	lt: (a, b) => a < b,
 };
 
+/** A column's value as the table compares it: a number, or a date's milliseconds. */
+const comparable = (value: unknown) =>
+	typeof value === 'string' && !/^-?\d+(\.\d+)?$/.test(value) ? Date.parse(value) : Number(value);
+
 /** A Data Table Get's conditions, with their values worked out, as a test on a row. */
 function matcher(conditions: Condition[], scope: Scope): (row: Row) => boolean {
-	const bounds = conditions.map((c) => ({ ...c, bound: Number(c.value(scope)) }));
+	const bounds = conditions.map((c) => ({ ...c, bound: comparable(c.value(scope)) }));
 	return (row) =>
 		bounds.every(({ keyName, condition, bound }) =>
-			COMPARE[condition](Number(row[keyName]), bound),
+			COMPARE[condition](comparable(row[keyName]), bound),
 		);
 }
 
@@ -135,7 +139,7 @@ function exampleDecision(file: string) {
 	const agentState = node('Agent State');
 	const waitUntil = compile(node('Wait Until the Maximum').parameters.dateTime);
 	const ended = conditionsOf(node('Pause Ended Before the Maximum'));
-	const lately = conditionsOf(node('Events Received Lately'));
+	const lately = conditionsOf(node('Events Saved Lately'));
 	const behind = node('How Far Behind n8n Is');
 	const decideAt = node('When to Decide');
 	const caughtUp = compile(
@@ -224,14 +228,17 @@ function runExample(
 			if (round > 500) throw new Error('the check never decided');
 			const now = due + checkDelay(due);
 			const visible = saved.filter((other) => other.savedAtMs <= now).map(({ row }) => row);
-			const ends = decision.ended({ nodes, now });
-			if (visible.some((row) => row !== pause.row && ends(row))) break;
 			const rows = visible.filter(decision.lately({ nodes, now }));
-			nodes['Events Received Lately'] = rows.length > 0 ? rows : [{}];
+			nodes['Events Saved Lately'] = rows.length > 0 ? rows : [{}];
 			const behind = decision.behind({ nodes, now });
 			nodes['How Far Behind n8n Is'] = [behind];
-			const $json = { ...behind, ...decision.decideAt({ nodes, now, $json: behind }) };
-			if (decision.caughtUp({ nodes, now, $json })) {
+			nodes['When to Decide'] = [
+				{ ...behind, ...decision.decideAt({ nodes, now, $json: behind }) },
+			];
+			// The ending check reads after the lag: nothing saved before it is missed.
+			const ends = decision.ended({ nodes, now });
+			if (visible.some((row) => row !== pause.row && ends(row))) break;
+			if (decision.caughtUp({ nodes, now })) {
 				alerts.push({
 					agentId: pause.event.usuario_id,
 					pauseId: Number(pause.event.pausa_id),
@@ -241,8 +248,7 @@ function runExample(
 				});
 				break;
 			}
-			nodes['When to Decide'] = [$json];
-			due = decision.waitMore({ nodes, now, $json });
+			due = decision.waitMore({ nodes, now });
 		}
 	}
 	return alerts;
@@ -345,15 +351,15 @@ describe.each(['live-pause-alerts-to-file.json', 'live-pause-alerts-slack.json']
 				{ numRuns: propertyRuns(100) },
 			);
 
-		it('alerts exactly the pauses nothing ended before their limit, each once, on a quiet n8n, within 6 s of the limit on n8n’s clock', () => {
-			// 2 s, a quarter more than the deliveries' own delay (up to 2.4 s here), a second more
-			// when no later event is saved.
-			alertsAsTheModel(quietLoad, (_alert, lateMs) => expect(lateMs).toBeLessThanOrEqual(6000));
+		it('alerts exactly the pauses nothing ended before their limit, each once, on a quiet n8n, within 7 s of the limit on n8n’s clock', () => {
+			// 2 s (5 s while fewer than 20 rows were saved lately), a quarter more than the
+			// deliveries' own delay (up to 2.4 s here), a second more when no later event is saved.
+			alertsAsTheModel(quietLoad, (_alert, lateMs) => expect(lateMs).toBeLessThanOrEqual(7000));
 		});
 
 		it('never alerts a pause that ended in time on a busy n8n, alerts every other once, and says how far behind n8n was', () => {
 			alertsAsTheModel(busyLoad, (alert, lateMs) => {
-				if (lateMs > 5000)
+				if (lateMs > 8000)
 					expect(alert.line).toMatch(/; alerted \d+ s after the limit: n8n was \d+ s behind\n?$/);
 			});
 		});
