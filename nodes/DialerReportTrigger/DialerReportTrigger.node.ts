@@ -175,6 +175,8 @@ export class DialerReportTrigger implements INodeType {
 			// n8n saves the state this first poll makes with the activation (the poll it runs while
 			// activating), so a restart before the first row goes on from it.
 			const scope = scopeOf(event, fields, settings.startFrom);
+			const result = await pollReport(state, now, settings, readRows, identify);
+			// After the poll's own reads: a failure there fails the poll, one here only the check.
 			const checked = await checkClock(
 				staticData,
 				scope,
@@ -184,7 +186,6 @@ export class DialerReportTrigger implements INodeType {
 				readRows,
 				(row) => identify(row).time,
 			);
-			const result = await pollReport(state, now, settings, readRows, identify);
 			const check = checked(result.state.cursor);
 			// Only a poll that read up to now tells: rows left for the next polls (Max Rows per Poll, a
 			// catch-up) are not late, and a dialer filtering by the last save lists them there.

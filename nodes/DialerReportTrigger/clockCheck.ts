@@ -161,7 +161,10 @@ export function testEventWarnings(
 
 // Each active trigger's last check and the scope (event and parameters) it read, by its static
 // data: in memory, for the activation.
-const checks = new WeakMap<object, { scope: string; memory?: ClockCheckMemory }>();
+const checks = new WeakMap<
+	object,
+	{ scope: string; memory?: ClockCheckMemory; failedAt?: number }
+>();
 
 /** What a check found, once the poll it ran in has moved its cursor. */
 export interface ClockCheckOutcome<T> {
@@ -193,10 +196,26 @@ export async function checkClock<T>(
 			return { warnings: [], rows: [] };
 		};
 	}
-	const { memory } = last;
-	if (memory && now - memory.at < CHECK_INTERVAL_MS) return () => ({ warnings: [], rows: [] });
+	const { memory, failedAt } = last;
+	const lastTry = Math.max(memory?.at ?? -Infinity, failedAt ?? -Infinity);
+	if (now - lastTry < CHECK_INTERVAL_MS) return () => ({ warnings: [], rows: [] });
 	const read = checkWindow(memory, judgedFrom, now, settings.zone);
-	const rows = await readRows(read);
+	let rows: T[];
+	try {
+		rows = await readRows(read);
+	} catch (error) {
+		// The check never fails the poll it runs in: it is tried again at its next interval.
+		return () => {
+			checks.set(trigger, { scope, memory, failedAt: now });
+			return {
+				warnings: [
+					'Could not read the report back to look for rows written too late ' +
+						`(${(error as Error).message}); trying again in ${CHECK_INTERVAL_MS / 60_000} minutes`,
+				],
+				rows: [],
+			};
+		};
+	}
 	const times = rows.map(timeOf);
 	const { warnings, seen } = judgeClock(times, read, memory, judgedFrom, now, settings);
 	return (cursor) => {

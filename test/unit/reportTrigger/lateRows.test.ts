@@ -112,3 +112,62 @@ it('a ficha written late but inside the Overlap Window is emitted and reported n
 	]);
 	expect(warnings).toEqual([]);
 });
+
+describe('when the look back for late rows fails', () => {
+	it('the poll still emits its new fichas, says so in the log, and tries again in 15 minutes', async () => {
+		const trigger = new DialerReportTrigger();
+		const zone = 'UTC';
+		const minute = 60_000;
+		const at = (time: string) => DateTime.fromISO(`2026-11-25T${time}`, { zone }).toMillis();
+		const text = (t: number) => DateTime.fromMillis(t, { zone }).toFormat('dd/MM/yyyy HH:mm:ss');
+		const digits = (t: number) => DateTime.fromMillis(t, { zone }).toFormat('yyyyMMddHHmmss');
+		const staticData: IDataObject = {};
+		const warnings: string[] = [];
+		const emitted: string[] = [];
+		let lookBacks = 0;
+		try {
+			for (let now = at('10:00:00'); now <= at('10:30:00'); now += minute) {
+				Settings.now = () => now;
+				// A dialer that gives up on the long read ahead the look back makes, not on the others.
+				const answer = (form: URLSearchParams) => {
+					if (form.get('ate')! > digits(now + 3_600_000)) {
+						lookBacks += 1;
+						return { status: 'error', error: 'timeout' };
+					}
+					const fichas = Array.from({ length: 40 }, (_, i) => at('09:55:00') + i * minute);
+					return {
+						data: fichas
+							.filter(
+								(t) => t <= now && digits(t) >= form.get('de')! && digits(t) <= form.get('ate')!,
+							)
+							.map((t) => ({ ficha: String(t), data: text(t), agente: 'a', status: 'A' })),
+					};
+				};
+				const output = await trigger.poll.call(
+					fakePollFunctions({
+						parameters: {
+							event: 'newFilledForm',
+							form: '41',
+							filters: {},
+							options: { overlapWindow: 10 },
+						},
+						staticData,
+						timezone: zone,
+						answer,
+						warnings,
+						workflowId: 'look-back-fails',
+					}),
+				);
+				for (const item of output?.[0] ?? []) emitted.push(String(item.json.ficha));
+			}
+		} finally {
+			Settings.now = () => Date.now();
+		}
+		const filled = Array.from({ length: 40 }, (_, i) => String(at('09:55:00') + i * minute));
+		expect(emitted).toEqual(filled.filter((ficha) => Number(ficha) <= at('10:30:00')));
+		expect(lookBacks).toBe(2);
+		expect(
+			warnings.filter((line) => line.startsWith('Could not read the report back')),
+		).toHaveLength(2);
+	});
+});

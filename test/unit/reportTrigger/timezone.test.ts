@@ -42,7 +42,19 @@ function activeTrigger(dialerTimezone: string, extra: Partial<FakePollOptions> =
 	return { poll, warnings };
 }
 
-const lastRead = () => sim.requests.filter((request) => request.operation === 'getFP1').at(-1)!;
+/**
+ * The last poll's own read of the report: the one that ends now (the clock check, after it, reads
+ * a day ahead).
+ */
+const lastRead = () =>
+	sim.requests
+		.filter((request) => request.operation === 'getFP1')
+		.filter(
+			(request) =>
+				Number(request.fields.ate) <=
+				Number(DateTime.now().plus({ hours: 15 }).toFormat('yyyyMMddHHmmss')),
+		)
+		.at(-1)!;
 
 it('with the Dialer Timezone set, asks for the dialer now and emits the fichas as they come', async () => {
 	const { poll, warnings } = activeTrigger(DIALER_ZONE);
