@@ -178,7 +178,7 @@ export class DialerReportTrigger implements INodeType {
 			const result = await pollReport(state, now, settings, readRows, identify);
 			// After the poll's own reads: a failure there fails the poll, one here only the check.
 			const checked = await checkClock(
-				staticData,
+				`${this.getWorkflow().id}:${this.getNode().id}`,
 				scope,
 				now,
 				judgedFrom(state),

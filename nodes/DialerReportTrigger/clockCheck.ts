@@ -159,12 +159,10 @@ export function testEventWarnings(
 	];
 }
 
-// Each active trigger's last check and the scope (event and parameters) it read, by its static
-// data: in memory, for the activation.
-const checks = new WeakMap<
-	object,
-	{ scope: string; memory?: ClockCheckMemory; failedAt?: number }
->();
+// Each trigger's last check and the scope (event and parameters) it read, by workflow and node:
+// in memory, for as long as this n8n process runs. Not by the static data object: n8n's poll
+// scheduler and durable cursors hand every poll a new one.
+const checks = new Map<string, { scope: string; memory?: ClockCheckMemory; failedAt?: number }>();
 
 /** What a check found, once the poll it ran in has moved its cursor. */
 export interface ClockCheckOutcome<T> {
@@ -181,7 +179,7 @@ export interface ClockCheckOutcome<T> {
  * (nothing is remembered otherwise): the warnings to log and the rows read.
  */
 export async function checkClock<T>(
-	trigger: object,
+	trigger: string,
 	scope: string,
 	now: number,
 	judgedFrom: number,

@@ -102,6 +102,8 @@ function dialer(zone: string, from: number, to: number, clockBehindMs = 0) {
 }
 
 /** Polls every 15 minutes from `start` (3 hours by default); the warnings of each, in order. */
+let triggers = 0;
+
 async function checksOver(
 	dialerZone: string,
 	triggerZone: string,
@@ -109,7 +111,7 @@ async function checksOver(
 	{ behindMs = 0, polls = 13 } = {},
 ) {
 	const sim = dialer(dialerZone, start - 30 * HOUR, start + polls * CHECK_INTERVAL_MS, behindMs);
-	const trigger = {};
+	const trigger = `trigger-${++triggers}`;
 	const warnings: string[][] = [];
 	for (let poll = 0; poll < polls; poll++) {
 		const now = start + poll * CHECK_INTERVAL_MS;

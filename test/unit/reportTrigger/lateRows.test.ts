@@ -7,6 +7,7 @@ import { DateTime, Settings } from 'luxon';
 import type { IDataObject } from 'n8n-workflow';
 
 import { DialerReportTrigger } from '../../../nodes/DialerReportTrigger/DialerReportTrigger.node';
+import { LATE_ROWS_FIELD } from '../../../nodes/DialerReportTrigger/lateRows';
 import { fakePollFunctions } from '../support/pollFunctions';
 
 const MINUTE = 60_000;
@@ -169,5 +170,65 @@ describe('when the look back for late rows fails', () => {
 		expect(
 			warnings.filter((line) => line.startsWith('Could not read the report back')),
 		).toHaveLength(2);
+	});
+});
+
+describe('under n8n poll scheduling that hands every poll a copy of the static data', () => {
+	it('still names and counts the ficha written too late on a busy report', async () => {
+		const trigger = new DialerReportTrigger();
+		const zone = 'UTC';
+		const minute = 60_000;
+		const at = (time: string) => DateTime.fromISO(`2026-11-25T${time}`, { zone }).toMillis();
+		const digits = (t: number) => DateTime.fromMillis(t, { zone }).toFormat('yyyyMMddHHmmss');
+		// A ficha a minute, and one dated 10:00 that the dialer writes at 10:25 (Overlap Window 10 min).
+		const fichas = [
+			...Array.from({ length: 70 }, (_, i) => ({
+				ficha: String(i),
+				data: at('09:50:30') + i * minute,
+				writtenAt: at('09:50:30') + i * minute,
+			})),
+			{ ficha: 'late', data: at('10:00:00'), writtenAt: at('10:25:00') },
+		];
+		let staticData: IDataObject = {};
+		const warnings: string[] = [];
+		const counted: unknown[] = [];
+		try {
+			for (let now = at('09:51:00'); now <= at('11:00:00'); now += minute) {
+				Settings.now = () => now;
+				staticData = JSON.parse(JSON.stringify(staticData)) as IDataObject;
+				const answer = (form: URLSearchParams) => ({
+					data: fichas
+						.filter(({ data, writtenAt }) => writtenAt <= now && digits(data) >= form.get('de')!)
+						.filter(({ data }) => digits(data) <= form.get('ate')!)
+						.map(({ ficha, data }) => ({
+							ficha,
+							data: DateTime.fromMillis(data, { zone }).toFormat('dd/MM/yyyy HH:mm:ss'),
+							agente: 'ana',
+							status: 'Pendente',
+						})),
+				});
+				const output = await trigger.poll.call(
+					fakePollFunctions({
+						parameters: {
+							event: 'newFilledForm',
+							form: '41',
+							filters: {},
+							options: { overlapWindow: 10 },
+						},
+						staticData,
+						timezone: zone,
+						warnings,
+						answer,
+						workflowId: 'copied-static-data',
+					}),
+				);
+				for (const item of output?.[0] ?? [])
+					if (LATE_ROWS_FIELD in item.json) counted.push(item.json[LATE_ROWS_FIELD]);
+			}
+		} finally {
+			Settings.now = () => Date.now();
+		}
+		expect(warnings.filter((line) => line.includes('late'))).not.toEqual([]);
+		expect(counted).toEqual([1]);
 	});
 });
