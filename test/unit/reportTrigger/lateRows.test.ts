@@ -114,58 +114,93 @@ it('a ficha written late but inside the Overlap Window is emitted and reported n
 	expect(warnings).toEqual([]);
 });
 
+const digits = (t: number) => DateTime.fromMillis(t, { zone: ZONE }).toFormat('yyyyMMddHHmmss');
+
+interface WrittenFicha {
+	ficha: string;
+	data: number;
+	writtenAt: number;
+}
+
+/** getFP1 as a dialer answers it at `now`: the fichas written by then, dated in `de`..`ate`. */
+function listed(fichas: WrittenFicha[], form: URLSearchParams, now: number) {
+	return {
+		data: fichas
+			.filter(({ data, writtenAt }) => writtenAt <= now && digits(data) >= form.get('de')!)
+			.filter(({ data }) => digits(data) <= form.get('ate')!)
+			.map(({ ficha, data }) => ({
+				ficha,
+				data: DateTime.fromMillis(data, { zone: ZONE }).toFormat('dd/MM/yyyy HH:mm:ss'),
+				agente: 'ana',
+				status: 'Pendente',
+			})),
+	};
+}
+
+/**
+ * A New Filled Form trigger (Overlap Window 10 min) polled every minute from `from` to `to`, the
+ * dialer answering with `answer`; its items and the warnings it logged. `copyStaticData`: n8n's
+ * poll scheduler, which hands every poll a copy of the static data.
+ */
+async function pollEveryMinute(options: {
+	from: string;
+	to: string;
+	answer: (form: URLSearchParams, now: number) => unknown;
+	workflowId: string;
+	copyStaticData?: boolean;
+}) {
+	let staticData: IDataObject = {};
+	const warnings: string[] = [];
+	const items: IDataObject[] = [];
+	try {
+		for (let now = at(options.from); now <= at(options.to); now += MINUTE) {
+			Settings.now = () => now;
+			if (options.copyStaticData)
+				staticData = JSON.parse(JSON.stringify(staticData)) as IDataObject;
+			const output = await trigger.poll.call(
+				fakePollFunctions({
+					parameters: {
+						event: 'newFilledForm',
+						form: '41',
+						filters: {},
+						options: { overlapWindow: 10 },
+					},
+					staticData,
+					timezone: ZONE,
+					answer: (form) => options.answer(form, now),
+					warnings,
+					workflowId: options.workflowId,
+				}),
+			);
+			for (const item of output?.[0] ?? []) items.push(item.json);
+		}
+	} finally {
+		Settings.now = () => Date.now();
+	}
+	return { items, warnings };
+}
+
 describe('when the look back for late rows fails', () => {
 	it('the poll still emits its new fichas, says so in the log, and tries again in 15 minutes', async () => {
-		const trigger = new DialerReportTrigger();
-		const zone = 'UTC';
-		const minute = 60_000;
-		const at = (time: string) => DateTime.fromISO(`2026-11-25T${time}`, { zone }).toMillis();
-		const text = (t: number) => DateTime.fromMillis(t, { zone }).toFormat('dd/MM/yyyy HH:mm:ss');
-		const digits = (t: number) => DateTime.fromMillis(t, { zone }).toFormat('yyyyMMddHHmmss');
-		const staticData: IDataObject = {};
-		const warnings: string[] = [];
-		const emitted: string[] = [];
+		const fichas = Array.from({ length: 40 }, (_, i) => {
+			const data = at('09:55:00') + i * MINUTE;
+			return { ficha: String(data), data, writtenAt: data };
+		});
 		let lookBacks = 0;
-		try {
-			for (let now = at('10:00:00'); now <= at('10:30:00'); now += minute) {
-				Settings.now = () => now;
-				// A dialer that gives up on the long read ahead the look back makes, not on the others.
-				const answer = (form: URLSearchParams) => {
-					if (form.get('ate')! > digits(now + 3_600_000)) {
-						lookBacks += 1;
-						return { status: 'error', error: 'timeout' };
-					}
-					const fichas = Array.from({ length: 40 }, (_, i) => at('09:55:00') + i * minute);
-					return {
-						data: fichas
-							.filter(
-								(t) => t <= now && digits(t) >= form.get('de')! && digits(t) <= form.get('ate')!,
-							)
-							.map((t) => ({ ficha: String(t), data: text(t), agente: 'a', status: 'A' })),
-					};
-				};
-				const output = await trigger.poll.call(
-					fakePollFunctions({
-						parameters: {
-							event: 'newFilledForm',
-							form: '41',
-							filters: {},
-							options: { overlapWindow: 10 },
-						},
-						staticData,
-						timezone: zone,
-						answer,
-						warnings,
-						workflowId: 'look-back-fails',
-					}),
-				);
-				for (const item of output?.[0] ?? []) emitted.push(String(item.json.ficha));
-			}
-		} finally {
-			Settings.now = () => Date.now();
-		}
-		const filled = Array.from({ length: 40 }, (_, i) => String(at('09:55:00') + i * minute));
-		expect(emitted).toEqual(filled.filter((ficha) => Number(ficha) <= at('10:30:00')));
+		const { items, warnings } = await pollEveryMinute({
+			from: '10:00:00',
+			to: '10:30:00',
+			workflowId: 'look-back-fails',
+			// A dialer that gives up on the long read ahead the look back makes, not on the others.
+			answer: (form, now) => {
+				if (form.get('ate')! <= digits(now + 3_600_000)) return listed(fichas, form, now);
+				lookBacks += 1;
+				return { status: 'error', error: 'timeout' };
+			},
+		});
+		expect(items.map((item) => item.ficha)).toEqual(
+			fichas.filter(({ data }) => data <= at('10:30:00')).map(({ ficha }) => ficha),
+		);
 		expect(lookBacks).toBe(2);
 		expect(
 			warnings.filter((line) => line.startsWith('Could not read the report back')),
@@ -175,60 +210,25 @@ describe('when the look back for late rows fails', () => {
 
 describe('under n8n poll scheduling that hands every poll a copy of the static data', () => {
 	it('still names and counts the ficha written too late on a busy report', async () => {
-		const trigger = new DialerReportTrigger();
-		const zone = 'UTC';
-		const minute = 60_000;
-		const at = (time: string) => DateTime.fromISO(`2026-11-25T${time}`, { zone }).toMillis();
-		const digits = (t: number) => DateTime.fromMillis(t, { zone }).toFormat('yyyyMMddHHmmss');
 		// A ficha a minute, and one dated 10:00 that the dialer writes at 10:25 (Overlap Window 10 min).
 		const fichas = [
 			...Array.from({ length: 70 }, (_, i) => ({
 				ficha: String(i),
-				data: at('09:50:30') + i * minute,
-				writtenAt: at('09:50:30') + i * minute,
+				data: at('09:50:30') + i * MINUTE,
+				writtenAt: at('09:50:30') + i * MINUTE,
 			})),
 			{ ficha: 'late', data: at('10:00:00'), writtenAt: at('10:25:00') },
 		];
-		let staticData: IDataObject = {};
-		const warnings: string[] = [];
-		const counted: unknown[] = [];
-		try {
-			for (let now = at('09:51:00'); now <= at('11:00:00'); now += minute) {
-				Settings.now = () => now;
-				staticData = JSON.parse(JSON.stringify(staticData)) as IDataObject;
-				const answer = (form: URLSearchParams) => ({
-					data: fichas
-						.filter(({ data, writtenAt }) => writtenAt <= now && digits(data) >= form.get('de')!)
-						.filter(({ data }) => digits(data) <= form.get('ate')!)
-						.map(({ ficha, data }) => ({
-							ficha,
-							data: DateTime.fromMillis(data, { zone }).toFormat('dd/MM/yyyy HH:mm:ss'),
-							agente: 'ana',
-							status: 'Pendente',
-						})),
-				});
-				const output = await trigger.poll.call(
-					fakePollFunctions({
-						parameters: {
-							event: 'newFilledForm',
-							form: '41',
-							filters: {},
-							options: { overlapWindow: 10 },
-						},
-						staticData,
-						timezone: zone,
-						warnings,
-						answer,
-						workflowId: 'copied-static-data',
-					}),
-				);
-				for (const item of output?.[0] ?? [])
-					if (LATE_ROWS_FIELD in item.json) counted.push(item.json[LATE_ROWS_FIELD]);
-			}
-		} finally {
-			Settings.now = () => Date.now();
-		}
+		const { items, warnings } = await pollEveryMinute({
+			from: '09:51:00',
+			to: '11:00:00',
+			workflowId: 'copied-static-data',
+			copyStaticData: true,
+			answer: (form, now) => listed(fichas, form, now),
+		});
 		expect(warnings.filter((line) => line.includes('late'))).not.toEqual([]);
-		expect(counted).toEqual([1]);
+		expect(
+			items.filter((item) => LATE_ROWS_FIELD in item).map((item) => item[LATE_ROWS_FIELD]),
+		).toEqual([1]);
 	});
 });
