@@ -21,10 +21,11 @@ interface Ficha {
 	writtenAt: number;
 }
 
+const digits = (time: number) =>
+	DateTime.fromMillis(time, { zone: ZONE }).toFormat('yyyyMMddHHmmss');
+
 /** A getFP1 that filters `de`/`ate` by `data` and lists a ficha from when it is written. */
 function dialer(fichas: Ficha[], now: () => number) {
-	const digits = (time: number) =>
-		DateTime.fromMillis(time, { zone: ZONE }).toFormat('yyyyMMddHHmmss');
 	return (form: URLSearchParams) => ({
 		data: fichas
 			.filter(({ data, writtenAt }) => writtenAt <= now() && digits(data) >= form.get('de')!)
@@ -38,15 +39,29 @@ function dialer(fichas: Ficha[], now: () => number) {
 	});
 }
 
-/** Polls once a minute from `from` to `to` with an Overlap Window of 10 minutes. */
-async function pollEachMinute(fichas: Ficha[], from: number, to: number) {
-	const staticData: IDataObject = {};
+/**
+ * Polls once a minute from `from` to `to` with an Overlap Window of 10 minutes. `answer` replaces
+ * the dialer's; `copyStaticData`: n8n's poll scheduler, which hands every poll a copy of it.
+ */
+async function pollEachMinute(
+	fichas: Ficha[],
+	from: number,
+	to: number,
+	options: {
+		answer?: (form: URLSearchParams, now: number) => unknown;
+		copyStaticData?: boolean;
+		workflowId?: string;
+	} = {},
+) {
+	let staticData: IDataObject = {};
 	const warnings: string[] = [];
 	const items: Array<{ at: number; json: IDataObject }> = [];
 	let now = from;
-	const answer = dialer(fichas, () => now);
+	const listed = dialer(fichas, () => now);
+	const answer = (form: URLSearchParams) => (options.answer ?? listed)(form, now);
 	for (; now <= to; now += MINUTE) {
 		Settings.now = () => now;
+		if (options.copyStaticData) staticData = JSON.parse(JSON.stringify(staticData)) as IDataObject;
 		const output = await trigger.poll.call(
 			fakePollFunctions({
 				parameters: {
@@ -59,6 +74,7 @@ async function pollEachMinute(fichas: Ficha[], from: number, to: number) {
 				timezone: ZONE,
 				warnings,
 				answer,
+				workflowId: options.workflowId,
 			}),
 		);
 		for (const item of output?.[0] ?? []) items.push({ at: now, json: item.json });
@@ -114,72 +130,6 @@ it('a ficha written late but inside the Overlap Window is emitted and reported n
 	expect(warnings).toEqual([]);
 });
 
-const digits = (t: number) => DateTime.fromMillis(t, { zone: ZONE }).toFormat('yyyyMMddHHmmss');
-
-interface WrittenFicha {
-	ficha: string;
-	data: number;
-	writtenAt: number;
-}
-
-/** getFP1 as a dialer answers it at `now`: the fichas written by then, dated in `de`..`ate`. */
-function listed(fichas: WrittenFicha[], form: URLSearchParams, now: number) {
-	return {
-		data: fichas
-			.filter(({ data, writtenAt }) => writtenAt <= now && digits(data) >= form.get('de')!)
-			.filter(({ data }) => digits(data) <= form.get('ate')!)
-			.map(({ ficha, data }) => ({
-				ficha,
-				data: DateTime.fromMillis(data, { zone: ZONE }).toFormat('dd/MM/yyyy HH:mm:ss'),
-				agente: 'ana',
-				status: 'Pendente',
-			})),
-	};
-}
-
-/**
- * A New Filled Form trigger (Overlap Window 10 min) polled every minute from `from` to `to`, the
- * dialer answering with `answer`; its items and the warnings it logged. `copyStaticData`: n8n's
- * poll scheduler, which hands every poll a copy of the static data.
- */
-async function pollEveryMinute(options: {
-	from: string;
-	to: string;
-	answer: (form: URLSearchParams, now: number) => unknown;
-	workflowId: string;
-	copyStaticData?: boolean;
-}) {
-	let staticData: IDataObject = {};
-	const warnings: string[] = [];
-	const items: IDataObject[] = [];
-	try {
-		for (let now = at(options.from); now <= at(options.to); now += MINUTE) {
-			Settings.now = () => now;
-			if (options.copyStaticData)
-				staticData = JSON.parse(JSON.stringify(staticData)) as IDataObject;
-			const output = await trigger.poll.call(
-				fakePollFunctions({
-					parameters: {
-						event: 'newFilledForm',
-						form: '41',
-						filters: {},
-						options: { overlapWindow: 10 },
-					},
-					staticData,
-					timezone: ZONE,
-					answer: (form) => options.answer(form, now),
-					warnings,
-					workflowId: options.workflowId,
-				}),
-			);
-			for (const item of output?.[0] ?? []) items.push(item.json);
-		}
-	} finally {
-		Settings.now = () => Date.now();
-	}
-	return { items, warnings };
-}
-
 describe('when the look back for late rows fails', () => {
 	it('the poll still emits its new fichas, says so in the log, and tries again in 15 minutes', async () => {
 		const fichas = Array.from({ length: 40 }, (_, i) => {
@@ -187,18 +137,16 @@ describe('when the look back for late rows fails', () => {
 			return { ficha: String(data), data, writtenAt: data };
 		});
 		let lookBacks = 0;
-		const { items, warnings } = await pollEveryMinute({
-			from: '10:00:00',
-			to: '10:30:00',
+		const { items, warnings } = await pollEachMinute(fichas, at('10:00:00'), at('10:30:00'), {
 			workflowId: 'look-back-fails',
 			// A dialer that gives up on the long read ahead the look back makes, not on the others.
 			answer: (form, now) => {
-				if (form.get('ate')! <= digits(now + 3_600_000)) return listed(fichas, form, now);
+				if (form.get('ate')! <= digits(now + 3_600_000)) return dialer(fichas, () => now)(form);
 				lookBacks += 1;
 				return { status: 'error', error: 'timeout' };
 			},
 		});
-		expect(items.map((item) => item.ficha)).toEqual(
+		expect(items.map(({ json }) => json.ficha)).toEqual(
 			fichas.filter(({ data }) => data <= at('10:30:00')).map(({ ficha }) => ficha),
 		);
 		expect(lookBacks).toBe(2);
@@ -217,18 +165,15 @@ describe('under n8n poll scheduling that hands every poll a copy of the static d
 				data: at('09:50:30') + i * MINUTE,
 				writtenAt: at('09:50:30') + i * MINUTE,
 			})),
-			{ ficha: 'late', data: at('10:00:00'), writtenAt: at('10:25:00') },
+			late,
 		];
-		const { items, warnings } = await pollEveryMinute({
-			from: '09:51:00',
-			to: '11:00:00',
+		const { items, warnings } = await pollEachMinute(fichas, at('09:51:00'), at('11:00:00'), {
 			workflowId: 'copied-static-data',
 			copyStaticData: true,
-			answer: (form, now) => listed(fichas, form, now),
 		});
 		expect(warnings.filter((line) => line.includes('late'))).not.toEqual([]);
 		expect(
-			items.filter((item) => LATE_ROWS_FIELD in item).map((item) => item[LATE_ROWS_FIELD]),
+			items.filter(({ json }) => LATE_ROWS_FIELD in json).map(({ json }) => json[LATE_ROWS_FIELD]),
 		).toEqual([1]);
 	});
 });
