@@ -5,9 +5,13 @@
  * A delivery arrives after its event happened, and `t` is the event's second rounded down, so
  * `arrival − t` is never less than the offset between the two clocks: it is the offset plus the
  * delivery's delay plus the part of the second `t` dropped. The smallest value over recent
- * deliveries is therefore the offset or a little more, never less but for a dialer whose clock
- * was just set back; shown in whole seconds (and as 0 under 2 s), it is within 2 s of it. Recent
- * means the last few minutes: a dialer whose clock is corrected is followed within that window.
+ * deliveries is therefore the offset or a little more; shown in whole seconds (and as 0 under
+ * 2 s), it is within 2 s of it. Recent means the last few minutes, so a slow drift is followed.
+ *
+ * A clock set forward shows at once (a smaller value). A clock set back shows as deliveries
+ * later than any the dialer waits for: it gives up on a delivery after 5 s, so one arriving
+ * `STEP_BACK_SECONDS` later than the offset allows means the dialer's clock moved, and the
+ * offset starts over from it.
  */
 
 /** How long one bucket of the minimum covers, and how many buckets make the window. */
@@ -20,6 +24,17 @@ const BUCKETS = 3;
  */
 const SMALLEST_OFFSET_SECONDS = 2;
 
+/** How much later than the offset a delivery must arrive to show a clock set back. */
+const STEP_BACK_SECONDS = 30;
+
+/**
+ * The events' order is kept on the dialer's clock (it never jitters with n8n's load), moved by
+ * the offset in whole quarter-hours: a dialer writing local time as if it were UTC, or one that
+ * changes to or from daylight-saving time, jumps by quarter-hours (every timezone is a whole
+ * number of them from UTC), and the order stays continuous across the jump.
+ */
+const ORDER_STEP_SECONDS = 15 * 60;
+
 /** A skew beyond this many seconds is named in n8n's log and on the items. */
 export const SKEW_WARNING_SECONDS = 5;
 
@@ -31,6 +46,8 @@ interface Bucket {
 export interface ClockReading {
 	/** n8n's clock minus the dialer's, whole seconds: add it to a dialer time to get n8n's. */
 	offsetSeconds: number;
+	/** The offset in whole quarter-hours: add it to a dialer time to order events. */
+	orderShiftSeconds: number;
 	/** Set when the skew is beyond `SKEW_WARNING_SECONDS`: what it means, for users. */
 	warning?: string;
 	/** True for the delivery that first shows a skew (or a new one): the moment to log it. */
@@ -56,12 +73,14 @@ export class DialerClock {
 	observe(t: number, arrivalMs: number): ClockReading {
 		const index = Math.floor(arrivalMs / BUCKET_MS);
 		const sampleMs = arrivalMs - t * 1000;
+		if (this.buckets.length > 0 && sampleMs - this.smallestMs() > STEP_BACK_SECONDS * 1000)
+			this.buckets.length = 0;
 		const current = this.buckets.at(-1);
 		if (current?.index === index) current.smallestMs = Math.min(current.smallestMs, sampleMs);
 		else this.buckets.push({ index, smallestMs: sampleMs });
 		while (this.buckets.length > 0 && this.buckets[0].index <= index - BUCKETS)
 			this.buckets.shift();
-		const offsetMs = Math.min(...this.buckets.map((bucket) => bucket.smallestMs));
+		const offsetMs = this.smallestMs();
 		// Whole seconds, rounded down: the fraction is the part of its second `t` drops, so a
 		// dialer in step shows 0.
 		const measured = Math.floor(offsetMs / 1000);
@@ -75,9 +94,15 @@ export class DialerClock {
 		if (!skewed) this.warnedSeconds = undefined;
 		return {
 			offsetSeconds,
+			orderShiftSeconds: ORDER_STEP_SECONDS * Math.round(offsetSeconds / ORDER_STEP_SECONDS) || 0,
 			newSkew,
 			...(skewed ? { warning: skewWarning(offsetSeconds) } : {}),
 		};
+	}
+
+	/** The smallest `arrival − t` of the window, ms. */
+	private smallestMs(): number {
+		return Math.min(...this.buckets.map((bucket) => bucket.smallestMs));
 	}
 }
 

@@ -29,6 +29,29 @@ interface DialerTimes {
 	callStartedAt?: number;
 }
 
+/**
+ * Events of one second in the order an agent goes through them: logging in, becoming available,
+ * pausing, leaving the pause, ringing, taking the call, logging out. Logging out comes last, so a
+ * pause entered and left by logging out in the same second is seen to end.
+ */
+const ORDER_IN_A_SECOND = [
+	'agente.login',
+	'agente.online',
+	'agente.pause_in',
+	'agente.pause_out',
+	'agente.ringing',
+	'agente.busy',
+	'agente.logout',
+];
+
+/**
+ * A number that sorts an agent's events in the order they happened: the dialer's second ×10
+ * plus the event's place in a second, moved across the dialer's clock jumps (see DialerClock).
+ */
+function orderOf(second: number, event: string, shiftSeconds: number): number {
+	return (second + shiftSeconds) * 10 + ORDER_IN_A_SECOND.indexOf(event) + 1;
+}
+
 const MISSING_START =
 	'The dialer sent no udate (the start of the pause or call): the event time t is used instead';
 
@@ -79,7 +102,10 @@ export function buildEventItem(
 	payload: AgentEventPayload,
 	timezone: string,
 	receivedAt: DateTime,
-	clock: Pick<ClockReading, 'offsetSeconds' | 'warning'> = { offsetSeconds: 0 },
+	clock: Pick<ClockReading, 'offsetSeconds' | 'orderShiftSeconds' | 'warning'> = {
+		offsetSeconds: 0,
+		orderShiftSeconds: 0,
+	},
 ): IDataObject {
 	const { times, note } = dialerTimes(payload);
 	const text = timesAsText(times, timezone);
@@ -100,6 +126,14 @@ export function buildEventItem(
 		readable.minDurationReachedAt = text.minDurationReachedAt;
 	} else if (payload.evento === 'agente.busy') {
 		readable.callStartedAt = text.callStartedAt;
+	}
+	readable.eventOrder = orderOf(payload.t, payload.evento, clock.orderShiftSeconds);
+	if (payload.evento === 'agente.pause_in') {
+		// Below the order of any event in the second the maximum is reached.
+		readable.maxDurationReachedOrder =
+			typeof times.maxDurationReachedAt === 'number'
+				? (times.maxDurationReachedAt + clock.orderShiftSeconds) * 10
+				: null;
 	}
 	readable.dialerClockOffsetSeconds = clock.offsetSeconds;
 	// Whole seconds, as `t` is: a dialer in step gets the very same times.

@@ -177,6 +177,16 @@ interface Conditions {
 	saveDelay: SaveDelay;
 	/** How late n8n runs a check due at `ms`: as late as it saves, when it is busy. */
 	checkDelay?: (ms: number) => number;
+	/** The dialer's clock set forward (or back, when negative) at a second of the shift. */
+	clockStep?: { atSecond: number; bySeconds: number };
+}
+
+/** The event as a dialer whose clock was set by `clockStep` stamps it. */
+function stamped(event: AgentEvent, clockStep: Conditions['clockStep']): AgentEvent {
+	if (!clockStep || event.t < clockStep.atSecond) return event;
+	const moved = (seconds: unknown) =>
+		typeof seconds === 'number' ? seconds + clockStep.bySeconds : seconds;
+	return { ...event, t: event.t + clockStep.bySeconds, udate: moved(event.udate) } as AgentEvent;
 }
 
 interface Alerted extends PauseAlert {
@@ -194,7 +204,7 @@ interface Alerted extends PauseAlert {
 function runExample(
 	decision: ReturnType<typeof exampleDecision>,
 	schedule: readonly ScheduledEvent[],
-	{ skewSeconds, saveDelay, checkDelay = () => 0 }: Conditions,
+	{ skewSeconds, saveDelay, checkDelay = () => 0, clockStep }: Conditions,
 ): Alerted[] {
 	const clock = new DialerClock();
 	const received = [...schedule]
@@ -204,9 +214,10 @@ function runExample(
 		}))
 		.sort((a, b) => a.receivedAtMs - b.receivedAtMs);
 	const saved = received.map(({ event, receivedAtMs }, i) => {
-		const reading = clock.observe(event.t, receivedAtMs);
+		const sent = stamped(event, clockStep);
+		const reading = clock.observe(sent.t, receivedAtMs);
 		const item = buildEventItem(
-			event as unknown as AgentEventPayload,
+			sent as unknown as AgentEventPayload,
 			TIMEZONE,
 			DateTime.fromMillis(receivedAtMs),
 			reading,
@@ -320,6 +331,18 @@ const behindFrom30s: Conditions = {
 
 const SKEWS = [0, 0, 6, -6, 10, 3 * 3600, -3 * 3600];
 
+/**
+ * Mostly none; else the dialer's clock set by whole quarter-hours at some second of the shift,
+ * pauses running: daylight-saving time starting or ending, a timezone set right or wrong.
+ */
+const clockSteps = fc.option(
+	fc.record({
+		atSecond: fc.integer({ min: BASE, max: BASE + 60 }),
+		bySeconds: fc.constantFrom(3600, -3600, 900, -900, -1800, 2 * 3600, -5.5 * 3600),
+	}),
+	{ freq: 3 },
+);
+
 describe.each(['live-pause-alerts-to-file.json', 'live-pause-alerts-slack.json'])(
 	'%s decides as the model, whatever the order and timing of deliveries',
 	(file) => {
@@ -339,10 +362,15 @@ describe.each(['live-pause-alerts-to-file.json', 'live-pause-alerts-slack.json']
 					shiftArbitrary(),
 					load,
 					fc.constantFrom(...SKEWS),
-					(shift, conditions, skewSeconds) => {
+					clockSteps,
+					(shift, conditions, skewSeconds, clockStep) => {
 						const schedule = startingAt(shift, BASE);
 						const model = decide(schedule.map(({ event }) => event));
-						const alerts = runExample(decision, schedule, { ...conditions, skewSeconds });
+						const alerts = runExample(decision, schedule, {
+							...conditions,
+							skewSeconds,
+							clockStep: clockStep ?? undefined,
+						});
 						expect(keys(alerts)).toEqual(keys(model.alerts));
 						for (const alert of alerts)
 							each(alert, alert.alertedAtMs - (alert.limit + skewSeconds) * 1000);

@@ -45,9 +45,9 @@ describe("the dialer's clock offset, read from deliveries", () => {
 	it('takes late deliveries for what they are: the smallest delay of recent ones counts', () => {
 		const clock = new DialerClock();
 		clock.observe(NOON, arrival(NOON, 0, 100));
-		// n8n took these 40 s late: the offset stays what the prompt delivery showed.
+		// n8n took these 25 s late: the offset stays what the prompt delivery showed.
 		for (let i = 1; i <= 20; i++)
-			expect(clock.observe(NOON + i, arrival(NOON + i, 0, 40_000)).offsetSeconds).toBe(0);
+			expect(clock.observe(NOON + i, arrival(NOON + i, 0, 25_000)).offsetSeconds).toBe(0);
 	});
 
 	it("never puts a time on n8n's clock 2 s or more before the true offset, nor 1 s after it", () => {
@@ -69,6 +69,7 @@ describe("the dialer's clock offset, read from deliveries", () => {
 		const later = NOON + 400;
 		expect(clock.observe(later, arrival(later, 0, 50))).toEqual({
 			offsetSeconds: 0,
+			orderShiftSeconds: 0,
 			newSkew: false,
 		});
 	});
@@ -79,5 +80,34 @@ describe("the dialer's clock offset, read from deliveries", () => {
 		expect(clock.observe(NOON + 1, arrival(NOON + 1, 20, 10)).newSkew).toBe(false);
 		// Clock set forward by 10 s more: a new skew, named again.
 		expect(clock.observe(NOON + 2, arrival(NOON + 2, 9, 10)).newSkew).toBe(true);
+	});
+
+	it('follows a dialer clock set back at once: no delivery is that late (it gives up at 5 s)', () => {
+		const clock = new DialerClock();
+		clock.observe(NOON, arrival(NOON, 0, 50));
+		// Set back 40 s: the next delivery shows it, and the offset moves with it.
+		expect(clock.observe(NOON - 30, arrival(NOON - 30, 40, 80)).offsetSeconds).toBe(40);
+		expect(clock.observe(NOON - 29, arrival(NOON - 29, 40, 900)).offsetSeconds).toBe(40);
+	});
+
+	it('forgets a delivery misread as a clock set back at the next prompt one', () => {
+		const clock = new DialerClock();
+		clock.observe(NOON, arrival(NOON, 0, 50));
+		expect(clock.observe(NOON + 1, arrival(NOON + 1, 0, 45_000)).offsetSeconds).toBe(45);
+		expect(clock.observe(NOON + 47, arrival(NOON + 47, 0, 60)).offsetSeconds).toBe(0);
+	});
+
+	it.each([
+		[0, 0],
+		[6, 0],
+		[-420, 0],
+		[3600, 3600],
+		[-3600, -3600],
+		[3 * 3600 + 4, 3 * 3600],
+		[-(5 * 3600 + 1800), -(5 * 3600 + 1800)],
+		[-(5 * 3600 + 2700) + 3, -(5 * 3600 + 2700)],
+	])('orders events of a dialer %i s off by whole quarter-hours: %i s', (offset, shift) => {
+		const reading = new DialerClock().observe(NOON, arrival(NOON, offset, 30));
+		expect(reading.orderShiftSeconds).toBe(shift);
 	});
 });

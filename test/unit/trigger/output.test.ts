@@ -24,6 +24,7 @@ describe('the item a workflow receives', () => {
 			agentId: 42,
 			eventTime: '2025-11-22T08:26:40.000Z',
 			receivedAt: '2025-11-22T08:26:41.250Z',
+			eventOrder: 17638000001,
 			dialerClockOffsetSeconds: 0,
 			n8nClock: { eventTime: '2025-11-22T08:26:40.000Z' },
 			...login,
@@ -136,7 +137,10 @@ describe('the item a workflow receives', () => {
 
 	it("gives every time on n8n's clock too, moved by the dialer's measured clock offset", () => {
 		const pause = pauseIn({ pausa_id: 1, udate: 1763799700, durmax: 900 });
-		const item = buildEventItem(pause, 'UTC', receivedAt, { offsetSeconds: 6 });
+		const item = buildEventItem(pause, 'UTC', receivedAt, {
+			offsetSeconds: 6,
+			orderShiftSeconds: 0,
+		});
 		expect(item).toMatchObject({
 			eventTime: '2025-11-22T08:26:40.000Z',
 			maxDurationReachedAt: '2025-11-22T08:36:40.000Z',
@@ -153,6 +157,7 @@ describe('the item a workflow receives', () => {
 	it('passes a clock warning on to the item', () => {
 		const item = buildEventItem(login, 'UTC', receivedAt, {
 			offsetSeconds: -10_800,
+			orderShiftSeconds: -10_800,
 			warning: 'skewed',
 		});
 		expect(item.warnings).toEqual(['skewed']);
@@ -181,5 +186,53 @@ describe('the item a workflow receives', () => {
 		const item = buildEventItem(clash, 'UTC', receivedAt);
 		expect(item.event).toBe('server value');
 		expect(item.agentId).toBe('x');
+	});
+
+	describe("eventOrder: a number that sorts an agent's events as they happened", () => {
+		const at = (t: number, evento: string, shift = 0) =>
+			buildEventItem({ ...login, t, evento }, 'UTC', receivedAt, {
+				offsetSeconds: shift,
+				orderShiftSeconds: shift,
+			}).eventOrder as number;
+
+		it('orders a second as an agent lives it, logging out last', () => {
+			const second = [
+				'agente.logout',
+				'agente.busy',
+				'agente.ringing',
+				'agente.pause_out',
+				'agente.pause_in',
+				'agente.online',
+				'agente.login',
+			].map((evento) => at(1763800000, evento));
+			expect([...second].sort((a, b) => a - b)).toEqual([...second].reverse());
+			expect(at(1763800000, 'agente.logout')).toBeLessThan(at(1763800001, 'agente.login'));
+		});
+
+		it('puts the maximum below every event of its second, and after every earlier one', () => {
+			const pause = buildEventItem(
+				pauseIn({ pausa_id: 1, udate: 1763799700, durmax: 900 }),
+				'UTC',
+				receivedAt,
+			);
+			const limit = pause.maxDurationReachedOrder as number;
+			expect(at(1763800600, 'agente.login')).toBeGreaterThan(limit);
+			expect(at(1763800599, 'agente.logout')).toBeLessThan(limit);
+			expect(pause.eventOrder).toBeLessThan(limit);
+			const noLimit = buildEventItem(pauseIn({ udate: 1763799700 }), 'UTC', receivedAt);
+			expect(noLimit.maxDurationReachedOrder).toBeNull();
+			expect(at(1763800000, 'agente.online')).not.toBeNull();
+			expect(buildEventItem(login, 'UTC', receivedAt)).not.toHaveProperty(
+				'maxDurationReachedOrder',
+			);
+		});
+
+		it('stays in order across a dialer clock set back an hour', () => {
+			// Paused at 10:00 on the dialer's clock, which then goes back to 9:00 (DST ends).
+			const before = at(1763800000, 'agente.pause_in');
+			const after = at(1763800000 + 60 - 3600, 'agente.pause_out', 3600);
+			expect(after).toBeGreaterThan(before);
+			expect(after - before).toBe(60 * 10 + 1);
+		});
 	});
 });
