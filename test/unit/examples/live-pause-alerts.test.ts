@@ -509,5 +509,40 @@ describe.each(['live-pause-alerts-to-file.json', 'live-pause-alerts-slack.json']
 				).toEqual([]);
 			},
 		);
+
+		it.each([3600, -3600, -5.5 * 3600])(
+			'judges a pause by the dialer’s clock set by %i s while it runs: in time, no alert; over, one',
+			(bySeconds) => {
+				const clockStep = { atSecond: BASE + 30, bySeconds };
+				const endedAt = (second: number) => [
+					pause(),
+					{ evento: 'agente.pause_out', estado: 'online', t: second, usuario_id: 7 },
+				];
+				const run = (events: AgentEvent[]) =>
+					runExample(
+						decision,
+						events.map((event) => at(event)),
+						{ ...quiet, clockStep },
+					);
+				expect(run(endedAt(BASE + 57))).toEqual([]);
+				expect(run(endedAt(BASE + 63))).toHaveLength(1);
+			},
+		);
+
+		it('waits the whole pause when the dialer’s clock was set back an hour just before it', () => {
+			const events = [
+				{ evento: 'agente.online', estado: 'online', t: BASE - 10, usuario_id: 8 },
+				pause(),
+				{ evento: 'agente.pause_out', estado: 'online', t: BASE + 57, usuario_id: 7 },
+			];
+			const clockStep = { atSecond: BASE, bySeconds: -3600 };
+			expect(
+				runExample(
+					decision,
+					events.map((event) => at(event)),
+					{ ...quiet, clockStep },
+				),
+			).toEqual([]);
+		});
 	},
 );
