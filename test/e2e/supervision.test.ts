@@ -303,7 +303,7 @@ describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)
 	});
 
 	describe('every 10 minutes (run once now, as "Execute workflow" does)', () => {
-		it("removes events over two hours old, except each agent's newest", async () => {
+		it("removes events over two hours old, except each agent's newest and newest pause edge", async () => {
 			const own = await deployAlerts();
 			const now = nowSeconds();
 			const row = (agentId: number, secondsAgo: number, state = 'online') => {
@@ -318,7 +318,7 @@ describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)
 					pauseId: null,
 					pauseStartedAt: null,
 					pauseLimitAt: null,
-					endsPause: state === 'logout' ? 1 : 0,
+					endsPause: ['logout', 'paused'].includes(state) ? 1 : 0,
 					receivedAtMs: (now - secondsAgo) * 1000,
 				};
 			};
@@ -336,6 +336,10 @@ describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)
 				// Only recent events.
 				row(703, 600),
 				row(703, 60, 'busy'),
+				// Paused three hours ago, calls inside since: the pause is kept with the newest call.
+				row(704, hours(3), 'paused'),
+				row(704, hours(2.5), 'busy'),
+				row(704, hours(2.2)),
 			]);
 			const execution = await workflows.api.runManually(own.workflow.id, 'Every 10 Minutes');
 			expect(execution.status).toBe('success');
@@ -345,9 +349,12 @@ describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)
 			expect(left).toEqual([
 				[701, hours(2.2)],
 				[701, hours(1.5)],
+				[702, hours(5.2)],
 				[702, hours(5)],
 				[703, 600],
 				[703, 60],
+				[704, hours(3)],
+				[704, hours(2.2)],
 			]);
 		});
 	});
