@@ -70,7 +70,12 @@ const SAYS_WHY_AFTER_MS = 7000;
  * The same shift shape on a busy machine (a process taking a core for the whole shift), with the
  * dialer's clock 6 s behind n8n's and one delivery in five held back up to 6 s more.
  */
-const BUSY = { clockSkewSeconds: 6, heldBack: { every: 5, upToMs: 6000 } };
+const BUSY = {
+	clockSkewSeconds: 6,
+	heldBack: { every: 5, upToMs: 6000 },
+	// Daylight-saving time ends on a dialer writing local time, pauses running.
+	clockStep: { afterSeconds: 8, bySeconds: -3600 },
+};
 
 jest.setTimeout(240_000);
 
@@ -100,9 +105,8 @@ describe('live over-limit pause alerts and the agent board on a generated shift,
 		alerts = own.deployment;
 
 		// n8n's first executions of a workflow are slower: one event before the shifts, from the
-		// busy shift's dialer. That shift comes first: its dialer's clock is behind, the quiet
-		// one's is in step, so the clock only moves forward (the trigger follows a clock set back
-		// only after a few minutes, docs/dialer-trigger.md).
+		// busy shift's dialer. That shift comes first: its dialer's clock is behind, then set
+		// back an hour; the quiet one's is in step.
 		const warmUp = event('agente.login', SHAPE.firstAgent - 1, {
 			t: nowSeconds() - BUSY.clockSkewSeconds,
 		});

@@ -56,10 +56,13 @@ export async function deliverGeneratedShift(options: {
 	clockSkewSeconds?: number;
 	/** Deliveries held back this long more, ms, one in `heldBackEvery` (none when absent). */
 	heldBack?: { every: number; upToMs: number };
+	/** The dialer's clock set by `bySeconds` this many seconds into the shift, pauses running. */
+	clockStep?: { afterSeconds: number; bySeconds: number };
 	/** How long n8n may take past the last check's due time to write the alerts, ms. */
 	settleMs?: number;
 }): Promise<ShiftOutcome> {
-	const { url, secret, table, shape, seed, before = [], clockSkewSeconds = 0, heldBack } = options;
+	const { url, secret, table, shape, seed, before = [], clockSkewSeconds = 0 } = options;
+	const { heldBack, clockStep } = options;
 	const send = (agentEvent: AgentEvent) =>
 		post(url, JSON.stringify(agentEvent), {
 			'content-type': 'application/json',
@@ -80,6 +83,15 @@ export async function deliverGeneratedShift(options: {
 	// The dialer's times: its clock `clockSkewSeconds` behind n8n's.
 	const base = nowSeconds() + 2 - clockSkewSeconds;
 	const schedule = startingAt(shift, base);
+	// What a dialer whose clock was set during the shift sends: `t` and `udate` moved with it.
+	const stamped = (event: AgentEvent): AgentEvent =>
+		clockStep && event.t >= base + clockStep.afterSeconds
+			? {
+					...event,
+					t: event.t + clockStep.bySeconds,
+					...(typeof event.udate === 'number' ? { udate: event.udate + clockStep.bySeconds } : {}),
+				}
+			: event;
 	const heldBackMs = (i: number) =>
 		heldBack && i % heldBack.every === 0 ? (i * 7919) % heldBack.upToMs : 0;
 	const model = decide([...before, ...schedule.map(({ event }) => event)]);
@@ -91,7 +103,7 @@ export async function deliverGeneratedShift(options: {
 		schedule.map(async ({ event, deliverAtMs }, i) => {
 			const at = onN8nClock(base * 1000 + deliverAtMs) + heldBackMs(i);
 			await sleep(Math.max(0, at - Date.now()));
-			return send(event);
+			return send(stamped(event));
 		}),
 	);
 	// Every check is done 2 s after its maximum at the soonest, later when n8n is behind: read
@@ -121,7 +133,8 @@ export async function deliverGeneratedShift(options: {
 		`after the end of their second (median ${savedAfterSecond[Math.floor(savedAfterSecond.length / 2)]}), ` +
 		`deliveries came 0–${shape.maxDelayMs} ms after its start` +
 		(heldBack ? `, one in ${heldBack.every} up to ${heldBack.upToMs} ms more` : '') +
-		(clockSkewSeconds ? `; the dialer's clock ${clockSkewSeconds} s behind n8n's` : '');
+		(clockSkewSeconds ? `; the dialer's clock ${clockSkewSeconds} s behind n8n's` : '') +
+		(clockStep ? `, set by ${clockStep.bySeconds} s ${clockStep.afterSeconds} s in` : '');
 	return { model, statuses, logged, rows, savedAfterSecond, summary, clockSkewSeconds };
 }
 
