@@ -90,6 +90,8 @@ interface Plan {
 	refusedFlood: Omit<RefusedFloodOptions, 'env'>;
 	/** Eight fresh n8n, 10 minutes each: none in quick mode unless asked for with --only. */
 	soak?: Omit<SoakOptions, 'env'>;
+	/** The soak with a core taken: none in quick mode unless asked for with --only. */
+	soakBusy?: Omit<SoakOptions, 'env'>;
 }
 
 /** n8n's defaults, then the recommended settings (no expression isolate per webhook call). */
@@ -127,8 +129,9 @@ const FULL: Plan = {
 	soak: {
 		rates: [2, 5, 10, 20],
 		minutes: 10,
-		settings: ['defaults', 'recommended', 'defaultsBusy'],
+		settings: ['defaults', 'recommended'],
 	},
+	soakBusy: { rates: [2, 5, 10], minutes: 10, settings: ['defaultsBusy'] },
 };
 
 const QUICK: Plan = {
@@ -215,12 +218,16 @@ function parseArgs(argv: string[]): Args {
 	const burstSettings = narrowed(FULL.burstSettings!);
 	// Soak runs may narrow too: --rates 10 --minutes 2 --settings recommended.
 	const rates = value('--rates');
-	const soak = {
-		rates: rates ? rates.split(',').map(Number) : FULL.soak!.rates,
-		minutes: Number(value('--minutes') ?? FULL.soak!.minutes),
-		settings: value('--settings')?.split(',') ?? FULL.soak!.settings,
-	};
-	const unknownSettings = soak.settings.filter((key) => !SOAK_SETTINGS.some((s) => s.key === key));
+	const soakLike = (scenario: Omit<SoakOptions, 'env'>) => ({
+		rates: rates ? rates.split(',').map(Number) : scenario.rates,
+		minutes: Number(value('--minutes') ?? scenario.minutes),
+		settings: value('--settings')?.split(',') ?? scenario.settings,
+	});
+	const soak = soakLike(FULL.soak!);
+	const soakBusy = soakLike(FULL.soakBusy!);
+	const unknownSettings = [...soak.settings, ...soakBusy.settings].filter(
+		(key) => !SOAK_SETTINGS.some((s) => s.key === key),
+	);
 	if (unknownSettings.length)
 		throw new Error(
 			`--settings takes ${SOAK_SETTINGS.map((s) => s.key).join(', ')}, not ${unknownSettings.join(', ')}`,
@@ -234,6 +241,7 @@ function parseArgs(argv: string[]): Args {
 			...(only === 'burst-queue' ? { burstQueue } : {}),
 			...(only === 'burst-settings' || !quick ? { burstSettings } : {}),
 			...(only === 'soak' || !quick ? { soak } : {}),
+			...(only === 'soak-busy' || !quick ? { soakBusy } : {}),
 		},
 		outDir,
 		build: !argv.includes('--no-build'),
@@ -483,6 +491,8 @@ const MEASURE: { [Name in SectionName]: (context: Context) => Promise<SectionRes
 		return runBurstQueueScenario(sim, secret, { ...plan.burstQueue!, env: settings });
 	},
 	soak: ({ sim, secret, plan, env }) => runSoakScenario(sim, secret, { ...plan.soak!, env }),
+	'soak-busy': ({ sim, secret, plan, env }) =>
+		runSoakScenario(sim, secret, { ...plan.soakBusy!, env }),
 	'refused-flood': ({ sim, secret, plan, env, shared }) => {
 		const settings = { ...RECOMMENDED_N8N_SETTINGS, ...env };
 		log(`refused deliveries amid accepted ones, n8n settings ${JSON.stringify(settings)}`);
@@ -551,7 +561,8 @@ async function main(): Promise<void> {
 				(name) =>
 					(name !== 'burst-queue' || plan.burstQueue) &&
 					(name !== 'burst-settings' || plan.burstSettings) &&
-					(name !== 'soak' || plan.soak),
+					(name !== 'soak' || plan.soak) &&
+					(name !== 'soak-busy' || plan.soakBusy),
 			);
 	log(
 		`${plan.quick ? 'quick' : 'full'} run of ${sections.join(', ')}, load average ${os

@@ -428,7 +428,8 @@ const TABLES: { [Name in SectionName]: (result: SectionResults[Name]) => string[
 	'burst-settings': burstSettingsSection,
 	'burst-queue': burstQueueSection,
 	'refused-flood': refusedFloodSection,
-	soak: soakSection,
+	soak: (result) => soakSection(result),
+	'soak-busy': (result) => soakSection(result, 'busy'),
 };
 
 /** A section's tables, under its heading a line saying when and on which n8n it was measured. */

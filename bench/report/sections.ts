@@ -71,6 +71,8 @@ export interface SectionResults {
 	'burst-queue': BurstQueueResult;
 	'refused-flood': RefusedFloodResult;
 	soak: SoakResult;
+	/** The same shift with another process taking one of the machine's cores all along. */
+	'soak-busy': SoakResult;
 }
 
 export type SectionName = keyof SectionResults;
@@ -88,6 +90,7 @@ export const SECTIONS: SectionName[] = [
 	'burst-queue',
 	'refused-flood',
 	'soak',
+	'soak-busy',
 ];
 
 export interface SectionRecord<Name extends SectionName = SectionName> {

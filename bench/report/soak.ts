@@ -30,12 +30,20 @@ const stoppedWhen = (point: SoakPoint) =>
 		? `n8n stopped ${point.stoppedAtS! - point.minutes * 60} s after the shift`
 		: `shift and n8n stopped at ${point.stoppedAtS} s`;
 
-export function soakSection(result: SoakResult): string[] {
+export function soakSection(result: SoakResult, machine: 'quiet' | 'busy' = 'quiet'): string[] {
 	const { goals } = result;
 	const extra = Object.entries(result.env).map(([name, value]) => `\`${name}=${value}\``);
 	return [
-		`## 7. Shift soak: the supervision examples at ${result.rates.join(', ')} events/s`,
+		machine === 'quiet'
+			? `## 7. Shift soak: the supervision examples at ${result.rates.join(', ')} events/s`
+			: `## 8. Shift soak on a busy machine: a core taken, at ${result.rates.join(', ')} events/s`,
 		'',
+		...(machine === 'busy'
+			? [
+					"As section 7, with another process taking one of the machine's cores for the whole shift: how late alerts come when n8n shares the machine, and that none is wrong.",
+					'',
+				]
+			: []),
 		`The live alerts (\`examples/live-pause-alerts-to-file.json\`), the agent board and the wallboard active as users run them, each rate in a fresh n8n for ${result.minutes} minutes of the simulator's shift${extra.length ? `, with ${extra.join(', ')}` : ''}. Probe agents add pauses with a 90-s maximum every 15 s, one ending in time and one not; alerts and the board are checked against the reference model over the events n8n accepted. Every 5 s (the wallboard page's refresh) the wallboard's data is requested and n8n's memory (RSS of its process group) and executions read. Held: nothing lost or unsaved, every alert right and at most ${ms(goals.alertP99Ms)} after the maximum at p99 (the example itself waits 2 s for late events), the wallboard's data within ${ms(goals.wallboardP99Ms)} at p99, memory growing at most ${goals.memoryMbPerMinute} MB a minute after the first 2 minutes (the highest RSS of the last half of those minutes against the highest of the first half: garbage collection drops RSS by hundreds of MB at moments of its own, a leak raises every peak). The shift's own pauses last 10 to 60 minutes, so the executions waiting for them only accumulate during a run. Once n8n's memory passes half the machine's (${mb(result.memoryCeilingMb)}), during the shift or after it, the shift and n8n are stopped and only what was measured until then is shown.`,
 		'',
 		'| Settings | Events/s | Lost / unsaved | Saved after its second p50 / p99 / max | Alerts right | Alert late p50 / p99 / max | Wallboard p50 / p99 / max (failed) | Board wrong | Executions running / waiting (max) | Memory after warm-up | Held |',
