@@ -24,6 +24,7 @@ import {
 	type PauseAlert,
 	type ScheduledEvent,
 } from '../../support/pauseAlertModel';
+import { ExampleExpressions } from '../support/exampleExpressions';
 import { propertyRuns } from '../support/propertyRuns';
 
 const TIMEZONE = 'America/Sao_Paulo';
@@ -205,6 +206,8 @@ function runExample(
 	decision: ReturnType<typeof exampleDecision>,
 	schedule: readonly ScheduledEvent[],
 	{ skewSeconds, saveDelay, checkDelay = () => 0, clockStep }: Conditions,
+	/** Called with what each check's expressions read, at the moment it decides. */
+	onCheck: (scope: Required<Pick<Scope, 'nodes' | 'now'>>) => void = () => {},
 ): Alerted[] {
 	const clock = new DialerClock();
 	const received = [...schedule]
@@ -246,6 +249,7 @@ function runExample(
 			nodes['When to Decide'] = [
 				{ ...behind, ...decision.decideAt({ nodes, now, $json: behind }) },
 			];
+			onCheck({ nodes: { ...nodes }, now });
 			// The ending check reads after the lag: nothing saved before it is missed.
 			const ends = decision.ended({ nodes, now });
 			if (visible.some((row) => row !== pause.row && ends(row))) break;
@@ -543,6 +547,60 @@ describe.each(['live-pause-alerts-to-file.json', 'live-pause-alerts-slack.json']
 					{ ...quiet, clockStep },
 				),
 			).toEqual([]);
+		});
+	},
+);
+
+/**
+ * The checks above evaluate the examples' expressions with a small `$` of their own, fast enough
+ * for thousands of shifts. This runs the same expressions through n8n-workflow, as n8n does, on
+ * the moments those checks met, and asks for the very same values.
+ */
+describe.each(['live-pause-alerts-to-file.json', 'live-pause-alerts-slack.json'])(
+	'%s: every expression the checks evaluate gives what n8n gives',
+	(file) => {
+		const decision = exampleDecision(file);
+		const n8n = new ExampleExpressions(file, TIMEZONE);
+		const checks: Array<Required<Pick<Scope, 'nodes' | 'now'>>> = [];
+		const [shift] = fc.sample(shiftArbitrary(), { seed: 7, numRuns: 1 });
+		runExample(decision, startingAt(shift, BASE), behindFrom30s, (scope) => checks.push(scope));
+		const sample = checks.filter((_, i) => i % Math.ceil(checks.length / 40) === 0);
+
+		beforeEach(() => jest.useFakeTimers());
+		afterEach(() => jest.useRealTimers());
+
+		/** The node's expressions, each with where it sits in the parameters. */
+		const expressionsOf = (name: string): Array<[string, string]> => {
+			const found: Array<[string, string]> = [];
+			const walk = (value: unknown, at: string) => {
+				if (typeof value === 'string' && value.startsWith('=')) found.push([at, value]);
+				else if (value && typeof value === 'object')
+					for (const [key, inner] of Object.entries(value)) walk(inner, `${at}.${key}`);
+			};
+			walk(n8n.node(name).parameters, name);
+			return found;
+		};
+
+		it.each([
+			'How Far Behind n8n Is',
+			'When to Decide',
+			'n8n Has Caught Up',
+			'Wait Until n8n Catches Up',
+			'Pause Ended Before the Maximum',
+			'Events Saved Lately',
+			'Over-Limit Alert',
+		])('%s', (name) => {
+			expect(sample.length).toBeGreaterThan(10);
+			for (const { nodes, now } of sample) {
+				jest.setSystemTime(now);
+				// A node's input is the output of the node before it in the check.
+				const input = name === 'When to Decide' ? nodes['How Far Behind n8n Is'] : [{}];
+				for (const [at, expression] of expressionsOf(name)) {
+					const ours = compileTemplate(expression)({ nodes, now, $json: input[0] });
+					const theirs = n8n.evaluate(name, expression, input, nodes);
+					expect({ at, value: ours }).toEqual({ at, value: theirs });
+				}
+			}
 		});
 	},
 );
