@@ -3,6 +3,9 @@
  * read as 128 bits, an IPv4 address as its IPv4-mapped IPv6 form (::ffff:a.b.c.d), so an IPv4
  * range also covers a client n8n sees as ::ffff:a.b.c.d (a dual-stack listener) and the other
  * way round.
+ *
+ * Written here rather than on Node's `net.BlockList`: n8n's rules for community nodes let node
+ * code import only n8n-workflow, crypto, lodash, luxon, moment, p-limit and zod.
  */
 
 /** A range: the address bits and how many leading bits must match. */
