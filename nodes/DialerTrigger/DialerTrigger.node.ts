@@ -24,6 +24,7 @@ import { AGENT_EVENTS, checkPayload, isKnownEventCode } from './events';
 import { freshnessProblem, limitSeconds } from './freshness';
 import { buildEventItem } from './output';
 import { triggerProperties } from './properties';
+import { Receipts } from './receipts';
 import { RefusalCounter, type Refusal } from './refusals';
 import { SecretDigestCache } from './verification';
 
@@ -34,6 +35,7 @@ const SECRET_RECHECK_MS = 1_000;
 const secretCache = new SecretDigestCache(SECRET_CACHE_TTL_MS, SECRET_RECHECK_MS);
 const refusals = new RefusalCounter(60_000);
 const dialerClocks = new DialerClocks();
+const receipts = new Receipts();
 
 export class DialerTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -151,7 +153,13 @@ export class DialerTrigger implements INodeType {
 			return answer(200, { received: true, ignored: 'agent not selected' });
 		}
 
-		const item = buildEventItem(payload, this.getTimezone(), arrival, clock);
+		const item = buildEventItem(
+			payload,
+			this.getTimezone(),
+			arrival,
+			clock,
+			receipts.next(trigger),
+		);
 		return {
 			...answer(200, { received: true }),
 			workflowData: [this.helpers.returnJsonArray(item)],

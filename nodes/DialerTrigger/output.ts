@@ -106,6 +106,7 @@ export function buildEventItem(
 		offsetSeconds: 0,
 		orderShiftSeconds: 0,
 	},
+	receipt?: { receivedBy: string; receiptNumber: number },
 ): IDataObject {
 	const { times, note } = dialerTimes(payload);
 	const text = timesAsText(times, timezone);
@@ -115,6 +116,7 @@ export function buildEventItem(
 		agentId: payload.usuario_id,
 		eventTime: text.eventTime,
 		receivedAt: receivedAt.setZone(timezone).toISO(),
+		...receipt,
 	};
 	if (payload.evento === 'agente.pause_in') {
 		readable.pauseId = payload.pausa_id ?? null;

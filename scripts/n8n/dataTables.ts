@@ -20,6 +20,8 @@ export const AGENT_TABLE_COLUMNS = [
 	{ name: 'pauseLimitAt', type: 'string' },
 	{ name: 'endsPause', type: 'number' },
 	{ name: 'receivedAtMs', type: 'number' },
+	{ name: 'receivedBy', type: 'string' },
+	{ name: 'receiptNumber', type: 'number' },
 ] as const;
 
 /** The most rows n8n 1.123 returns for one request (2.41: 250). */
@@ -38,6 +40,8 @@ export interface AgentRow {
 	pauseLimitAt: string | null;
 	endsPause: number;
 	receivedAtMs: number;
+	receivedBy?: string | null;
+	receiptNumber?: number | null;
 	/** When n8n saved the row (a column of every data table). */
 	createdAt: string;
 }

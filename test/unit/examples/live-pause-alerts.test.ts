@@ -12,10 +12,12 @@ import path from 'node:path';
 
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
+import type { IDataObject } from 'n8n-workflow';
 
 import { DialerClock } from '../../../nodes/DialerTrigger/dialerClock';
 import type { AgentEventPayload } from '../../../nodes/DialerTrigger/events';
 import { buildEventItem } from '../../../nodes/DialerTrigger/output';
+import { Receipts } from '../../../nodes/DialerTrigger/receipts';
 import type { AgentEvent } from '../../../simulator/types';
 import {
 	decide,
@@ -210,6 +212,7 @@ function runExample(
 	onCheck: (scope: Required<Pick<Scope, 'nodes' | 'now'>>) => void = () => {},
 ): Alerted[] {
 	const clock = new DialerClock();
+	const receipts = new Receipts();
 	const received = [...schedule]
 		.map(({ event, deliverAtMs }) => ({
 			event,
@@ -224,6 +227,7 @@ function runExample(
 			TIMEZONE,
 			DateTime.fromMillis(receivedAtMs),
 			reading,
+			receipts.next('Live alerts'),
 		);
 		const savedAtMs = receivedAtMs + saveDelay(i, receivedAtMs);
 		const row = { ...decision.rowOf(item), createdAt: new Date(savedAtMs).toISOString() };
@@ -533,6 +537,46 @@ describe.each(['live-pause-alerts-to-file.json', 'live-pause-alerts-slack.json']
 			},
 		);
 
+		/** Agents 100 to 109 busy around a pause: an event every 100 ms from `from` s to `to` s. */
+		const others = (from: number, to: number) =>
+			Array.from({ length: (to - from) * 10 }, (_, i) => ({
+				event: {
+					evento: 'agente.online',
+					estado: 'online',
+					t: BASE + from + Math.floor(i / 10),
+					usuario_id: 100 + (i % 10),
+				} as AgentEvent,
+				deliverAtMs: from * 1000 + i * 100 + 20,
+			}));
+
+		it('waits for a resume n8n took in time but saves after later events, and alerts nothing', () => {
+			// Shrunk from the busy model: the resume's save is held 3.3 s, every other one takes 0.1 s.
+			const resumeAtMs = (BASE + 3) * 1000 + 200;
+			const schedule = [
+				at(pause({ durmax: 4 })),
+				at({ evento: 'agente.pause_out', estado: 'online', t: BASE + 3, usuario_id: 7 }),
+				...others(0, 20),
+			];
+			const held: Conditions = {
+				skewSeconds: 0,
+				saveDelay: (_i, receivedAtMs) => (receivedAtMs === resumeAtMs ? 3300 : 100),
+			};
+			expect(runExample(decision, schedule, held)).toEqual([]);
+		});
+
+		it('alerts a pause left open 2.5 s after its limit when n8n keeps up on a busy shift', () => {
+			const schedule = [at(pause()), ...others(0, 70)];
+			const [alert, ...more] = runExample(decision, schedule, quiet);
+			expect(more).toEqual([]);
+			expect(alert.alertedAtMs - (BASE + 60) * 1000).toBe(2500);
+		});
+
+		it('alerts a pause left open 5 s after its limit when nothing later shows n8n has saved all', () => {
+			const [alert] = runExample(decision, [at(pause())], quiet);
+			expect(alert.alertedAtMs - (BASE + 60) * 1000).toBeGreaterThanOrEqual(5000);
+			expect(alert.alertedAtMs - (BASE + 60) * 1000).toBeLessThan(6000);
+		});
+
 		it('waits the whole pause when the dialer’s clock was set back an hour just before it', () => {
 			const events = [
 				{ evento: 'agente.online', estado: 'online', t: BASE - 10, usuario_id: 8 },
@@ -597,7 +641,12 @@ describe.each(['live-pause-alerts-to-file.json', 'live-pause-alerts-slack.json']
 				const input = name === 'When to Decide' ? nodes['How Far Behind n8n Is'] : [{}];
 				for (const [at, expression] of expressionsOf(name)) {
 					const ours = compileTemplate(expression)({ nodes, now, $json: input[0] });
-					const theirs = n8n.evaluate(name, expression, input, nodes);
+					const theirs = n8n.evaluate(
+						name,
+						expression,
+						input as IDataObject[],
+						nodes as Record<string, IDataObject[]>,
+					);
 					expect({ at, value: ours }).toEqual({ at, value: theirs });
 				}
 			}
