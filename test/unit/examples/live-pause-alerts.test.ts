@@ -564,17 +564,16 @@ describe.each(['live-pause-alerts-to-file.json', 'live-pause-alerts-slack.json']
 			expect(runExample(decision, schedule, held)).toEqual([]);
 		});
 
-		it('alerts a pause left open 2.5 s after its limit when n8n keeps up on a busy shift', () => {
+		it('alerts a pause left open 2 s after its limit when n8n keeps up on a busy shift', () => {
 			const schedule = [at(pause()), ...others(0, 70)];
 			const [alert, ...more] = runExample(decision, schedule, quiet);
 			expect(more).toEqual([]);
-			expect(alert.alertedAtMs - (BASE + 60) * 1000).toBe(2500);
+			expect(alert.alertedAtMs - (BASE + 60) * 1000).toBe(2000);
 		});
 
-		it('alerts a pause left open 5 s after its limit when nothing later shows n8n has saved all', () => {
+		it('alerts a pause left open 5 s after its limit when few events were saved lately', () => {
 			const [alert] = runExample(decision, [at(pause())], quiet);
-			expect(alert.alertedAtMs - (BASE + 60) * 1000).toBeGreaterThanOrEqual(5000);
-			expect(alert.alertedAtMs - (BASE + 60) * 1000).toBeLessThan(6000);
+			expect(alert.alertedAtMs - (BASE + 60) * 1000).toBe(5000);
 		});
 
 		it('waits the whole pause when the dialer’s clock was set back an hour just before it', () => {
