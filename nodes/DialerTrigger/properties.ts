@@ -10,7 +10,8 @@ const TEST_URL =
 	' The Test URL only works while this node is listening for a test event in the editor.';
 
 const CAPACITY_URL =
-	'https://github.com/n8n-nodes-dialer/n8n-nodes-dialer/blob/main/docs/capacity.md#production-settings';
+	'https://github.com/n8n-nodes-dialer/n8n-nodes-dialer/blob/main/docs/capacity.md' +
+	'#production-settings';
 
 export const ACCEPT_UNAUTHENTICATED = 'acceptUnauthenticatedDeliveries';
 
