@@ -9,6 +9,10 @@ const PASTE_URL =
 const TEST_URL =
 	' The Test URL only works while this node is listening for a test event in the editor.';
 
+const CAPACITY_URL =
+	'https://github.com/n8n-nodes-dialer/n8n-nodes-dialer/blob/main/docs/capacity.md' +
+	'#production-settings';
+
 export const ACCEPT_UNAUTHENTICATED = 'acceptUnauthenticatedDeliveries';
 
 export const triggerProperties: INodeProperties[] = [
@@ -24,15 +28,10 @@ export const triggerProperties: INodeProperties[] = [
 		// n8n's defaults build an expression isolate for every call to a community trigger before
 		// its code runs; nothing in the node avoids that (docs/capacity.md), so users must be told.
 		displayName:
-			'When many agents act at once (shift start, breaks), check the expression-engine ' +
-			'settings of the n8n that serves this URL (in queue mode, every webhook processor): the ' +
-			'dialer gives up after 5 seconds and never sends an event again. Measured on 2 cores ' +
-			"(2026-11-28) with the live alerts example behind this trigger: with n8n's defaults or " +
-			'larger isolate pools, 150 deliveries at once lost most; N8N_EXPRESSION_ENGINE=legacy, ' +
-			'which n8n calls less secure and soon to be deprecated (expressions run in n8n itself, as ' +
-			'in n8n 1.x), lost none at 150 or 600; N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true, which n8n ' +
-			'labels experimental, lost none at 150 and some at 600. Figures and risks: the ' +
-			"package's docs/capacity.md.",
+			'Many agents acting at once (shift start, breaks)? The dialer waits only seconds for each ' +
+			'answer and never sends that event again. Check that the n8n serving this URL keeps up ' +
+			'with your dialer: what to set for your case, and queue mode for more, in <a href="' +
+			`${CAPACITY_URL}" target="_blank">Capacity</a>.`,
 		name: 'burstNotice',
 		type: 'notice',
 		default: '',
