@@ -564,6 +564,25 @@ describe.each(['live-pause-alerts-to-file.json', 'live-pause-alerts-slack.json']
 			expect(runExample(decision, schedule, held)).toEqual([]);
 		});
 
+		it('takes a delivery n8n has not saved a minute after taking it for lost, and decides', () => {
+			// The resume's execution failed: its receipt number stays missing for good.
+			const lostAtMs = (BASE + 3) * 1000 + 200;
+			const schedule = [
+				at(pause({ durmax: 4 })),
+				at({ evento: 'agente.pause_out', estado: 'online', t: BASE + 3, usuario_id: 7 }),
+				...others(0, 90),
+			];
+			const lost: Conditions = {
+				skewSeconds: 0,
+				saveDelay: (_i, receivedAtMs) => (receivedAtMs === lostAtMs ? 10 ** 9 : 100),
+			};
+			const [alert, ...more] = runExample(decision, schedule, lost);
+			expect(more).toEqual([]);
+			const lateMs = alert.alertedAtMs - (BASE + 4) * 1000;
+			expect(lateMs).toBeGreaterThan(55_000);
+			expect(lateMs).toBeLessThan(62_000);
+		});
+
 		it('alerts a pause left open 2 s after its limit when n8n keeps up on a busy shift', () => {
 			const schedule = [at(pause()), ...others(0, 70)];
 			const [alert, ...more] = runExample(decision, schedule, quiet);
