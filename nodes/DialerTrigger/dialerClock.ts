@@ -11,7 +11,8 @@
  * A clock set forward shows at once (a smaller value). A clock set back shows as deliveries
  * later than any the dialer waits for: it gives up on a delivery after 5 s, so one arriving
  * `STEP_BACK_SECONDS` later than the offset allows means the dialer's clock moved, and the
- * offset starts over from it.
+ * offset starts over from it. The offset before the change is kept for a few minutes too: a
+ * delivery sent before the change and taken after it is read on the clock it was stamped with.
  */
 
 /** How long one bucket of the minimum covers, and how many buckets make the window. */
@@ -64,26 +65,68 @@ export function skewWarning(offsetSeconds: number): string {
 	);
 }
 
+/** The smallest `arrival − t` of recent deliveries, in buckets of a minute. */
+class Window {
+	private readonly buckets: Bucket[] = [];
+
+	constructor(index: number, sampleMs: number) {
+		this.buckets.push({ index, smallestMs: sampleMs });
+	}
+
+	add(index: number, sampleMs: number): void {
+		const current = this.buckets.at(-1)!;
+		if (current.index === index) current.smallestMs = Math.min(current.smallestMs, sampleMs);
+		else this.buckets.push({ index, smallestMs: sampleMs });
+	}
+
+	/** Drops the buckets older than the window; false once none is left. */
+	keep(index: number): boolean {
+		while (this.buckets.length > 0 && this.buckets[0].index <= index - BUCKETS)
+			this.buckets.shift();
+		return this.buckets.length > 0;
+	}
+
+	get smallestMs(): number {
+		return Math.min(...this.buckets.map((bucket) => bucket.smallestMs));
+	}
+
+	/** Whether a delivery fits this offset: no earlier than it allows, nor a clock set back. */
+	fits(sampleMs: number): boolean {
+		const above = sampleMs - this.smallestMs;
+		return above >= -SMALLEST_OFFSET_SECONDS * 1000 && above <= STEP_BACK_SECONDS * 1000;
+	}
+}
+
 /** The offset of one trigger's dialer, from the deliveries of the last few minutes. */
 export class DialerClock {
-	private readonly buckets: Bucket[] = [];
+	/** The offset now, and the one before the dialer's clock was last set back. */
+	private current: Window | undefined;
+	private before: Window | undefined;
 	private warnedSeconds: number | undefined;
 
-	/** Takes one delivery (`t` in Unix seconds, arrival in ms) and returns the offset now. */
+	/** Takes one delivery (`t` in Unix seconds, arrival in ms) and returns its offset. */
 	observe(t: number, arrivalMs: number): ClockReading {
 		const index = Math.floor(arrivalMs / BUCKET_MS);
 		const sampleMs = arrivalMs - t * 1000;
-		if (this.buckets.length > 0 && sampleMs - this.smallestMs() > STEP_BACK_SECONDS * 1000)
-			this.buckets.length = 0;
-		const current = this.buckets.at(-1);
-		if (current?.index === index) current.smallestMs = Math.min(current.smallestMs, sampleMs);
-		else this.buckets.push({ index, smallestMs: sampleMs });
-		while (this.buckets.length > 0 && this.buckets[0].index <= index - BUCKETS)
-			this.buckets.shift();
-		const offsetMs = this.smallestMs();
+		if (this.before && !this.before.keep(index)) this.before = undefined;
+		if (this.current && !this.current.keep(index)) this.current = this.before = undefined;
+		let window: Window;
+		if (!this.current) {
+			window = this.current = new Window(index, sampleMs);
+		} else if (!this.current.fits(sampleMs) && this.before?.fits(sampleMs)) {
+			// Sent before the clock was set back, taken after.
+			window = this.before;
+			window.add(index, sampleMs);
+		} else if (sampleMs - this.current.smallestMs > STEP_BACK_SECONDS * 1000) {
+			this.before = this.current;
+			window = this.current = new Window(index, sampleMs);
+		} else {
+			window = this.current;
+			window.add(index, sampleMs);
+		}
 		// Whole seconds, rounded down: the fraction is the part of its second `t` drops, so a
 		// dialer in step shows 0.
-		const measured = Math.floor(offsetMs / 1000);
+		const measured = Math.floor(window.smallestMs / 1000);
 		const offsetSeconds = Math.abs(measured) < SMALLEST_OFFSET_SECONDS ? 0 : measured;
 		const skewed = Math.abs(offsetSeconds) > SKEW_WARNING_SECONDS;
 		const newSkew =
@@ -98,11 +141,6 @@ export class DialerClock {
 			newSkew,
 			...(skewed ? { warning: skewWarning(offsetSeconds) } : {}),
 		};
-	}
-
-	/** The smallest `arrival − t` of the window, ms. */
-	private smallestMs(): number {
-		return Math.min(...this.buckets.map((bucket) => bucket.smallestMs));
 	}
 }
 

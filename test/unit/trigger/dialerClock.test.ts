@@ -90,6 +90,21 @@ describe("the dialer's clock offset, read from deliveries", () => {
 		expect(clock.observe(NOON - 29, arrival(NOON - 29, 40, 900)).offsetSeconds).toBe(40);
 	});
 
+	it('reads a delivery sent before the clock was set back, and taken after, on the old offset', () => {
+		const clock = new DialerClock();
+		clock.observe(NOON, arrival(NOON, 6, 50));
+		// Set back an hour (daylight-saving time ends): the offset moves by the hour.
+		const after = NOON + 2 - 3600;
+		expect(clock.observe(after, arrival(after, 3606, 40)).offsetSeconds).toBe(3606);
+		// An event of NOON + 1, held back 4 s: still on the clock it was stamped with.
+		const held = clock.observe(NOON + 1, arrival(NOON + 1, 6, 4000));
+		expect(held).toMatchObject({ offsetSeconds: 6, orderShiftSeconds: 0 });
+		expect(clock.observe(after + 1, arrival(after + 1, 3606, 300))).toMatchObject({
+			offsetSeconds: 3606,
+			orderShiftSeconds: 3600,
+		});
+	});
+
 	it('forgets a delivery misread as a clock set back at the next prompt one', () => {
 		const clock = new DialerClock();
 		clock.observe(NOON, arrival(NOON, 0, 50));
