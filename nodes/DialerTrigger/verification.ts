@@ -71,7 +71,7 @@ export class SecretDigestCache {
 	constructor(
 		private readonly ttlMs: number,
 		private readonly recheckMs: number,
-		private readonly now: () => number = Date.now,
+		private readonly now: () => number = () => Date.now(),
 	) {}
 
 	/** Whether the header carries a configured secret; `loadSecrets` reads the credential's. */
