@@ -128,7 +128,11 @@ export interface Receiver {
  * that the call gets no answer until the sender gives up.
  */
 export async function startReceiver(
-	answer: (call: ReceivedCall) => { status?: number; delayMs?: number; hold?: boolean } = () => ({}),
+	answer: (call: ReceivedCall) => {
+		status?: number;
+		delayMs?: number;
+		hold?: boolean;
+	} = () => ({}),
 ): Promise<Receiver> {
 	const calls: ReceivedCall[] = [];
 	const server = createServer((req: IncomingMessage, res: ServerResponse) => {

@@ -75,7 +75,10 @@ describe('many items and continue on fail', () => {
 		const many = Array.from({ length: 12 }, (_, i) => ({ json: { audio: String(i + 1) } }));
 		const audioId = (i: number) => many[i].json.audio;
 		// Later items answer sooner, so order would break if output followed completion.
-		const responses = many.map((_, i) => ({ body: { data: { id: i + 1 } }, delayTurns: 24 - 2 * i }));
+		const responses = many.map((_, i) => ({
+			body: { data: { id: i + 1 } },
+			delayTurns: 24 - 2 * i,
+		}));
 
 		const sequential = fakeExecuteFunctions({
 			items: many,
