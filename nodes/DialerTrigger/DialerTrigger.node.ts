@@ -33,8 +33,9 @@ import { SecretDigestCache } from './verification';
 const SECRET_CACHE_TTL_MS = 10_000;
 const SECRET_RECHECK_MS = 1_000;
 
-// The digests live in processCaches.ts with the other caches. The refusal counts and the
-// dialer clocks are state, not caches (processCaches.ts says why): they stay here.
+// The digests live in processCaches.ts with the other caches. The refusal counts, the dialer
+// clocks and the receipt numbers are state, not caches (processCaches.ts says why): they stay
+// here.
 const secretCache = new SecretDigestCache(
 	SECRET_CACHE_TTL_MS,
 	SECRET_RECHECK_MS,

@@ -11,9 +11,10 @@
  *
  * Not caches, so not here: the Dialer Trigger's per-workflow dialer clocks
  * (DialerTrigger/dialerClock.ts, DialerClocks) are state its items are computed from (the
- * offset and the order shift need the deliveries of the last minutes), and its refusal counts
- * (DialerTrigger/refusals.ts) decide when n8n's log gets a line; dropping either changes what
- * the node does, not what it costs. The call names of transport/errors.ts are labels of one
+ * offset and the order shift need the deliveries of the last minutes), its receipt numbers
+ * (DialerTrigger/receipts.ts) count the deliveries each trigger took, and its refusal counts
+ * (DialerTrigger/refusals.ts) decide when n8n's log gets a line; dropping any of them changes
+ * what the node does, not what it costs. The call names of transport/errors.ts are labels of one
  * run's context, kept weakly, not memory across runs. The Dialer Report Trigger keeps its own
  * (DialerReportTrigger/overlappingPolls.ts, DialerReportTrigger/clockCheck.ts).
  */
