@@ -16,6 +16,7 @@ import {
 	readAllowedRanges,
 	requiresSecret,
 } from './access';
+import { webhookSecretDigests } from '../shared/processCaches';
 import { countedSubtitle } from '../shared/subtitle';
 import { dialerApiConnection } from '../shared/transport/credentialTest';
 import { isAddressAllowed } from './addresses';
@@ -32,7 +33,15 @@ import { SecretDigestCache } from './verification';
 const SECRET_CACHE_TTL_MS = 10_000;
 const SECRET_RECHECK_MS = 1_000;
 
-const secretCache = new SecretDigestCache(SECRET_CACHE_TTL_MS, SECRET_RECHECK_MS);
+// The digests live in processCaches.ts with the other caches. The refusal counts, the dialer
+// clocks and the receipt numbers are state, not caches (processCaches.ts says why): they stay
+// here.
+const secretCache = new SecretDigestCache(
+	SECRET_CACHE_TTL_MS,
+	SECRET_RECHECK_MS,
+	undefined,
+	webhookSecretDigests,
+);
 const refusals = new RefusalCounter(60_000);
 const dialerClocks = new DialerClocks();
 const receipts = new Receipts();

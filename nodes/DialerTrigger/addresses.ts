@@ -7,6 +7,7 @@
  * Written here rather than on Node's `net.BlockList`: n8n's rules for community nodes let node
  * code import only n8n-workflow, crypto, lodash, luxon, moment, p-limit and zod.
  */
+import { allowedAddressLists as parsedLists } from '../shared/processCaches';
 
 /** A range: the address bits and how many leading bits must match. */
 export interface AddressRange {
@@ -105,11 +106,10 @@ export function isAddressAllowed(client: unknown, ranges: readonly AddressRange[
 	});
 }
 
-const parsedLists = new Map<string, readonly AddressRange[] | undefined>();
-
 /**
- * `parseAllowedAddresses`, remembered by text: a flood of deliveries reads the option each time
- * but parses it once. Lists that do not parse are not remembered (they throw every time).
+ * `parseAllowedAddresses`, remembered by text (processCaches.ts, allowedAddressLists): a flood
+ * of deliveries reads the option each time but parses it once. Lists that do not parse are not
+ * remembered (they throw every time).
  */
 export function allowedRanges(text: string): readonly AddressRange[] | undefined {
 	if (parsedLists.has(text)) return parsedLists.get(text);

@@ -23,7 +23,7 @@ export class RefusalCounter {
 
 	constructor(
 		private readonly intervalMs: number,
-		private readonly now: () => number = Date.now,
+		private readonly now: () => number = () => Date.now(),
 	) {}
 
 	/** Counts one refusal by `trigger`; returns the log line due now, if any. */

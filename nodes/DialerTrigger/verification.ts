@@ -58,20 +58,19 @@ interface CachedDigests {
 
 /**
  * Keeps the secrets' digests in memory (never in workflow static data, which n8n saves to its
- * database), keyed by credential ID, because reading the credential costs n8n's main thread
- * about 20 ms per delivery. n8n tells a node neither when a credential changed nor its
+ * database), keyed by credential ID: by default in processCaches.ts, which says what a read
+ * costs. n8n tells a node neither when a credential changed nor its
  * update time, so an entry lives `ttlMs` at most, and a delivery that does not match a cached
  * digest re-reads the credential before it is refused (at most once per `recheckMs`, so a
  * flood of wrong secrets cannot make every request pay for a read): a new secret works
  * within `recheckMs`, an old or removed one stops working within `ttlMs`.
  */
 export class SecretDigestCache {
-	private readonly entries = new Map<string, CachedDigests>();
-
 	constructor(
 		private readonly ttlMs: number,
 		private readonly recheckMs: number,
-		private readonly now: () => number = Date.now,
+		private readonly now: () => number = () => Date.now(),
+		private readonly entries: Map<string, CachedDigests> = new Map(),
 	) {}
 
 	/** Whether the header carries a configured secret; `loadSecrets` reads the credential's. */

@@ -1,15 +1,17 @@
 import type { ICredentialDataDecryptedObject, INode, WorkflowExecuteMode } from 'n8n-workflow';
 
+import { credentialReadsByRun as reads, pollCredentialReads as pollReads } from './processCaches';
+
 /** Any of n8n's contexts that can read the node's credential. */
 export interface CredentialSource {
 	getCredentials(type: string): Promise<ICredentialDataDecryptedObject>;
 }
 
-// n8n loads and decrypts the credential on every call: once per node run or poll is enough for
-// the period, the fields, the server and the token (the package sets the header itself).
-const reads = new WeakMap<object, Promise<ICredentialDataDecryptedObject>>();
-
-/** The Dialer API credential, read once for this run of `context`. */
+/**
+ * The Dialer API credential, read once for this run of `context` (processCaches.ts says why):
+ * enough for the period, the fields, the server and the token (the package sets the header
+ * itself).
+ */
 export function dialerCredentials(
 	context: CredentialSource,
 ): Promise<ICredentialDataDecryptedObject> {
@@ -28,16 +30,11 @@ export interface PollCredentialSource extends CredentialSource {
 }
 
 /**
- * How long a poll uses a read of its credential that another poll made. Outside an execution
- * n8n builds an expression isolate for every credential read, about 95 ms of its main thread; so
- * triggers on one credential that poll at the same moment read it once. A corrected credential
- * reaches every poll within this time, as the Dialer Trigger's secrets do.
+ * How long a poll uses a read of its credential that another poll made (processCaches.ts,
+ * pollCredentialReads, says why). A corrected credential reaches every poll within this time,
+ * as the Dialer Trigger's secrets do.
  */
 export const POLL_READ_TTL_MS = 10_000;
-const pollReads = new Map<
-	string,
-	{ readAt: number; read: Promise<ICredentialDataDecryptedObject> }
->();
 
 /**
  * Starts a poll of `context` (n8n 1.x polls with one context for as long as the workflow is

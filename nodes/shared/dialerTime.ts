@@ -5,6 +5,8 @@
  */
 import { DateTime, IANAZone } from 'luxon';
 
+import { steadyZoneOffsets as steadyOffsets } from './processCaches';
+
 /** The API's date-time form: 14 digits, wall-clock time of the dialer's zone. */
 export const API_DATE_TIME_FORMAT = 'yyyyMMddHHmmss';
 
@@ -69,9 +71,11 @@ export function readReportTime(text: string): ReportTime | undefined {
 }
 
 const HOUR_MS = 3_600_000;
-/** Per zone and wall-clock hour: the zone's offset when no clock change is near, else null. */
-const steadyOffsets = new Map<string, number | null>();
 
+/**
+ * The zone's offset in the wall-clock hour of `wall` when no clock change is near, else null;
+ * remembered per zone and hour (processCaches.ts, steadyZoneOffsets).
+ */
 function steadyOffset(zone: IANAZone, wall: number): number | null {
 	const hour = Math.floor(wall / HOUR_MS) * HOUR_MS;
 	const key = `${zone.name}|${hour}`;

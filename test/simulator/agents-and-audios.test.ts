@@ -1,6 +1,6 @@
 /** Live agents and calls: the active call of an extension, logout, pauseout and their events; audios. */
 import { startSimulator, type DialerSimulator } from '../../simulator';
-import { callApi, eventually, startReceiver, type Receiver } from './helpers';
+import { callApi, startReceiver, type Receiver } from './helpers';
 
 let sim: DialerSimulator;
 let bare: DialerSimulator;
@@ -84,7 +84,7 @@ describe('logout', () => {
 			data: { usuario_id: agent.id, login: agent.login, estado: 'offline' },
 		});
 		expect(agent.estado).toBe('offline');
-		await eventually(() => receiver.calls.some((call) => call.body.usuario_id === agent.id));
+		await sim.webhooks.settled();
 		const event = receiver.calls.find((call) => call.body.usuario_id === agent.id)!.body;
 		expect(event).toEqual({
 			estado: 'offline',
@@ -145,11 +145,7 @@ describe('pauseout', () => {
 			data: { usuario_id: agent.id, login: agent.login, estado: 'online' },
 		});
 		expect(agent).toMatchObject({ estado: 'online', pausaId: undefined });
-		await eventually(() =>
-			receiver.calls.some(
-				(call) => call.body.usuario_id === agent.id && call.body.evento === 'agente.pause_out',
-			),
-		);
+		await sim.webhooks.settled();
 		const event = receiver.calls.find((call) => call.body.usuario_id === agent.id)!.body;
 		expect(event).toEqual({
 			estado: 'online',

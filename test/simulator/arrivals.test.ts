@@ -1,7 +1,13 @@
 /** Report rows that appear while the simulator runs, as the report trigger's tests drive them. */
 import { request } from 'undici';
 import { startSimulator, type DialerSimulator } from '../../simulator';
-import { brazilianTime as brazilian, lastMinutes, reportRows, type Loose } from './helpers';
+import {
+	brazilianTime as brazilian,
+	fakeClock,
+	lastMinutes,
+	reportRows,
+	type Loose,
+} from './helpers';
 
 let sim: DialerSimulator;
 
@@ -9,6 +15,8 @@ beforeAll(async () => {
 	sim = await startSimulator({ fichas: 50, calls: 50 });
 });
 afterAll(() => sim?.close());
+
+afterEach(() => jest.useRealTimers());
 
 const rowsOf = (operation: string, fields: Record<string, string>) =>
 	reportRows(sim, operation, fields);
@@ -23,6 +31,7 @@ it('shows a ficha filled now in getFP1 of its form, with the number it was given
 });
 
 it('writes a classification minutes after its call: in the history at once, in getRQ4 only later, with the call time', async () => {
+	fakeClock();
 	const callTime = Date.now() - 4 * 60_000;
 	const agent = sim.data.agents[0];
 	const [added] = sim.rows.add({
@@ -40,7 +49,7 @@ it('writes a classification minutes after its call: in the history at once, in g
 	const before = await rowsOf('getRQ4', { agente: String(agent.id), ...lastMinutes(10) });
 	expect(before.map((row) => row.protocolo)).not.toContain(added.protocolo);
 
-	await new Promise((resolve) => setTimeout(resolve, 450));
+	jest.setSystemTime(Date.now() + 450);
 	const after = await rowsOf('getRQ4', { agente: String(agent.id), ...lastMinutes(10) });
 	const row = after.find((candidate) => candidate.protocolo === added.protocolo);
 	expect(row).toMatchObject({ agente: agent.nome, datahora: brazilian(added.at) });

@@ -11,12 +11,19 @@ beforeAll(async () => {
 afterEach(() => sim.faults.clear());
 afterAll(() => sim?.close());
 
-it('latency delays the normal answer', async () => {
-	sim.faults.add({ kind: 'latency', latencyMs: 250, operation: 'getTime' });
-	const started = Date.now();
-	const answer = await callApi(sim, 'getTime');
-	expect(Date.now() - started).toBeGreaterThanOrEqual(240);
-	expect(answer.json().data.times.length).toBeGreaterThan(0);
+it('latency delays the normal answer: a request sent after it is answered first', async () => {
+	const normal = (await callApi(sim, 'getTime')).text;
+	sim.faults.add({ kind: 'latency', latencyMs: 500, operation: 'getTime' });
+	const order: string[] = [];
+	const delayed = callApi(sim, 'getTime').then((answer) => {
+		order.push('getTime');
+		return answer;
+	});
+	await callApi(sim, 'getLotesAtivos').then(() => order.push('getLotesAtivos'));
+	const answer = await delayed;
+	expect(order).toEqual(['getLotesAtivos', 'getTime']);
+	expect(answer.status).toBe(200);
+	expect(answer.text).toBe(normal);
 });
 
 it.each([500, 503])('status answers %i with a JSON error body', async (status) => {

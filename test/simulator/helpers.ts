@@ -113,6 +113,8 @@ export interface ReceivedCall {
 	headers: IncomingHttpHeaders;
 	body: Loose;
 	at: number;
+	/** Whether the receiver answered, or the sender closed the connection before it did. */
+	outcome: 'pending' | 'answered' | 'dropped by the sender';
 }
 
 export interface Receiver {
@@ -121,24 +123,39 @@ export interface Receiver {
 	close(): Promise<void>;
 }
 
-/** A webhook receiver on a free port; `answer` decides status and delay per call. */
+/**
+ * A webhook receiver on a free port; `answer` decides status and delay per call, or (`hold`)
+ * that the call gets no answer until the sender gives up.
+ */
 export async function startReceiver(
-	answer: (call: ReceivedCall) => { status?: number; delayMs?: number } = () => ({}),
+	answer: (call: ReceivedCall) => {
+		status?: number;
+		delayMs?: number;
+		hold?: boolean;
+	} = () => ({}),
 ): Promise<Receiver> {
 	const calls: ReceivedCall[] = [];
 	const server = createServer((req: IncomingMessage, res: ServerResponse) => {
 		const chunks: Buffer[] = [];
 		req.on('data', (chunk: Buffer) => chunks.push(chunk));
 		req.on('end', () => {
-			const call = {
+			const call: ReceivedCall = {
 				headers: req.headers,
 				body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
 				at: Date.now(),
+				outcome: 'pending',
 			};
 			calls.push(call);
-			const { status = 200, delayMs = 0 } = answer(call);
-			const timer = setTimeout(() => res.writeHead(status).end('ok'), delayMs);
-			res.on('close', () => clearTimeout(timer));
+			const { status = 200, delayMs = 0, hold = false } = answer(call);
+			const reply = () => {
+				call.outcome = 'answered';
+				res.writeHead(status).end('ok');
+			};
+			const timer = hold ? undefined : setTimeout(reply, delayMs);
+			res.on('close', () => {
+				clearTimeout(timer);
+				if (call.outcome === 'pending') call.outcome = 'dropped by the sender';
+			});
 		});
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -161,4 +178,25 @@ export async function eventually(condition: () => boolean, timeoutMs = 3000): Pr
 		if (Date.now() > deadline) throw new Error('condition not met in time');
 		await new Promise((resolve) => setTimeout(resolve, 10));
 	}
+}
+
+/**
+ * The simulator's clock moved by the test (jest.setSystemTime, jest.advanceTimersByTime), not by
+ * the machine: Date, and with `intervals` setInterval (the scripted shift's tick). Timeouts,
+ * immediates and ticks stay real, for HTTP. Undo with jest.useRealTimers().
+ */
+export function fakeClock({ intervals = false } = {}): void {
+	jest.useFakeTimers({
+		doNotFake: [
+			'setTimeout',
+			'clearTimeout',
+			'setImmediate',
+			'clearImmediate',
+			'nextTick',
+			'queueMicrotask',
+			'hrtime',
+			'performance',
+			...(intervals ? [] : (['setInterval', 'clearInterval'] as const)),
+		],
+	});
 }

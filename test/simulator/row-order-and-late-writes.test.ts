@@ -9,9 +9,17 @@ import {
 	type DialerSimulator,
 	type RowArrival,
 } from '../../simulator';
-import { brazilianTime, compact, lastMinutes, reportRows as rowsOf, type Loose } from './helpers';
+import {
+	brazilianTime,
+	compact,
+	fakeClock,
+	lastMinutes,
+	reportRows as rowsOf,
+	type Loose,
+} from './helpers';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+// Tests that move the dialer's clock themselves (fakeClock) give it back after.
+afterEach(() => jest.useRealTimers());
 
 /** Each report with fields that select the rows `arrival` adds to it. */
 function reports(sim: DialerSimulator) {
@@ -77,6 +85,7 @@ describe('rows written late', () => {
 	afterAll(() => sim?.close());
 
 	it('shows each row of every report only once written, within the bound after its time', async () => {
+		fakeClock();
 		const added = new Map<string, ArrivedRow[]>();
 		for (const { arrival, fields } of reports(sim)) {
 			const rows = sim.rows.add({ ...arrival, count: 12 });
@@ -85,16 +94,13 @@ describe('rows written late', () => {
 				expect(row.visibleFrom - row.at).toBeGreaterThanOrEqual(0);
 				expect(row.visibleFrom - row.at).toBeLessThanOrEqual(BOUND_MS);
 			}
-			const readFrom = Date.now();
+			// The clock stands still during the read: exactly the rows written by then.
 			const shown = await rowsOf(sim, arrival.report, { ...fields, ...lastMinutes(1) });
-			const readUntil = Date.now();
-			// Written by the time of the read: not before, every one after.
-			const written = (moment: number) => rows.filter((row) => row.visibleFrom <= moment).length;
-			expect(shown.length).toBeGreaterThanOrEqual(written(readFrom));
-			expect(shown.length).toBeLessThanOrEqual(written(readUntil));
+			const written = rows.filter((row) => row.visibleFrom <= Date.now());
+			expect(shown.length).toBe(written.length);
 			expect(shown.length).toBeLessThan(rows.length);
 		}
-		await sleep(BOUND_MS + 500);
+		jest.setSystemTime(Date.now() + BOUND_MS);
 		for (const { arrival, fields } of reports(sim)) {
 			const shown = await rowsOf(sim, arrival.report, { ...fields, ...lastMinutes(1) });
 			expect(shown).toHaveLength(added.get(arrival.report)!.length);
@@ -102,6 +108,7 @@ describe('rows written late', () => {
 	}, 20_000);
 
 	it('writes a row added to be written later no earlier than asked', () => {
+		fakeClock();
 		const now = Date.now();
 		const [row] = sim.rows.add({ report: 'getRE2', at: now - 60_000, visibleAfterMs: 5000 });
 		expect(row.visibleFrom).toBeGreaterThanOrEqual(now + 5000);
@@ -130,6 +137,7 @@ describe('rows a report trigger must tell apart', () => {
 	});
 
 	it('lists a call classified again as a second row: same protocol, its own time and result', async () => {
+		fakeClock();
 		const agent = sim.data.agents[4];
 		const at = Math.floor(Date.now() / 1000) * 1000 - 90_000;
 		const [first] = sim.rows.add({ report: 'getRQ4', agent: agent.id, at, resultado: 'Retornar' });
@@ -144,7 +152,7 @@ describe('rows a report trigger must tell apart', () => {
 		const fields = { agente: String(agent.id), ...lastMinutes(3) };
 		const before = await rowsOf(sim, 'getRQ4', fields);
 		expect(before.filter((row) => row.protocolo === first.protocolo)).toHaveLength(1);
-		await sleep(350);
+		jest.setSystemTime(Date.now() + 300);
 		const rows = (await rowsOf(sim, 'getRQ4', fields)).filter(
 			(row) => row.protocolo === first.protocolo,
 		);

@@ -1,6 +1,6 @@
 /** The scripted shift: a plausible, consistent event stream per agent at roughly the chosen rate. */
 import { startSimulator, type AgentEvent, type DialerSimulator } from '../../simulator';
-import { callApi, eventually, startReceiver, type Receiver } from './helpers';
+import { callApi, fakeClock, startReceiver, type Receiver } from './helpers';
 
 let sim: DialerSimulator;
 let receiver: Receiver;
@@ -38,18 +38,23 @@ function checkStream(initial: Map<number, string>, events: AgentEvent[]) {
 	return states;
 }
 
-it('produces events at roughly the rate, each a legal step from the agent state, ending in the live state', async () => {
+// The shift's clock (Date and its interval) moved by the test, not by the machine: counts are
+// exact. Deliveries still go over real HTTP.
+const fakeShiftClock = () => fakeClock({ intervals: true });
+afterEach(() => jest.useRealTimers());
+
+it('produces events at the rate, each a legal step from the agent state, ending in the live state', async () => {
 	const initial = new Map(sim.data.agents.map((agent) => [agent.id, agent.estado as string]));
-	const started = Date.now();
+	fakeShiftClock();
 	sim.shift.start({ eventsPerSecond: 200, durationMs: 1000 });
 	expect(sim.shift.running).toBe(true);
-	await eventually(() => !sim.shift.running, 3000);
+	jest.advanceTimersByTime(250);
+	expect(sim.shift.events).toHaveLength(50);
+	jest.advanceTimersByTime(750);
+	expect(sim.shift.running).toBe(false);
 	await sim.shift.stop();
-	const elapsed = Date.now() - started;
 	const events = sim.shift.events;
-	console.log(`shift: ${events.length} events in ${elapsed} ms at 200/s requested`);
-	expect(events.length).toBeGreaterThanOrEqual(180);
-	expect(events.length).toBeLessThanOrEqual(200);
+	expect(events).toHaveLength(200);
 
 	const final = checkStream(initial, events);
 	for (const agent of sim.data.agents) expect(agent.estado).toBe(final.get(agent.id));
@@ -66,6 +71,7 @@ it('produces events at roughly the rate, each a legal step from the agent state,
 });
 
 it('puts the contract fields on every payload: pause limits when configured, udate on busy', () => {
+	expect(sim.shift.events).toHaveLength(200);
 	for (const event of sim.shift.events) {
 		expect(Number.isInteger(event.t) && Number.isInteger(event.usuario_id)).toBe(true);
 		if (event.evento === 'agente.pause_in') {
@@ -95,8 +101,10 @@ it('continues from the states that logout and pauseout calls leave behind, and s
 
 	const initial = new Map(sim.data.agents.map((agent) => [agent.id, agent.estado as string]));
 	const before = sim.shift.events.length;
+	fakeShiftClock();
 	sim.shift.start({ eventsPerSecond: 500, maxEvents: 50 });
-	await eventually(() => !sim.shift.running, 3000);
+	jest.advanceTimersByTime(1000);
+	expect(sim.shift.running).toBe(false);
 	await sim.shift.stop();
 	expect(sim.shift.events.length - before).toBe(50);
 	checkStream(initial, sim.shift.events.slice(before));

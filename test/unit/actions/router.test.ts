@@ -75,7 +75,10 @@ describe('many items and continue on fail', () => {
 		const many = Array.from({ length: 12 }, (_, i) => ({ json: { audio: String(i + 1) } }));
 		const audioId = (i: number) => many[i].json.audio;
 		// Later items answer sooner, so order would break if output followed completion.
-		const responses = many.map((_, i) => ({ body: { data: { id: i + 1 } }, delayMs: 24 - 2 * i }));
+		const responses = many.map((_, i) => ({
+			body: { data: { id: i + 1 } },
+			delayTurns: 24 - 2 * i,
+		}));
 
 		const sequential = fakeExecuteFunctions({
 			items: many,
@@ -114,7 +117,7 @@ describe('many items and continue on fail', () => {
 				audioId: (i: number) => many[i].json.audio,
 				options: { parallelRequests: 3 },
 			},
-			responses: [{ body: { data: { id: 1 } }, delayMs: 5 }],
+			responses: [{ body: { data: { id: 1 } }, delayTurns: 5 }],
 		});
 		const error = (await router
 			.call(context)
@@ -165,8 +168,10 @@ describe('many items and continue on fail', () => {
 		},
 	);
 
+	// Node's timers take at most 2^31 - 1 ms; a longer one fires at once (and AbortSignal.timeout
+	// refuses one past 2^32 - 1), so the request would fail at its first wait.
 	it('waits for a report when Options → Timeout is longer than timers take (9999999999 ms)', async () => {
-		const { context } = fakeExecuteFunctions({
+		const { context, sent } = fakeExecuteFunctions({
 			parameters: {
 				resource: 'report',
 				operation: 'getInboundCalls',
@@ -175,9 +180,10 @@ describe('many items and continue on fail', () => {
 				filters: {},
 				options: { timeout: 9_999_999_999 },
 			},
-			responses: [{ body: { data: { resultado: [] } }, delayMs: 20 }],
+			responses: [{ body: { data: { resultado: [] } } }],
 		});
 		await expect(router.call(context)).resolves.toEqual([[]]);
+		expect(sent.map((request) => request.options.timeout)).toEqual([2_147_483_647]);
 	});
 
 	it('keeps server errors as NodeApiError with the HTTP status', async () => {

@@ -39,8 +39,8 @@ export function fakePrepareBinaryData(stored: StoreCall[] = [], mode: StoreMode 
 		if (Buffer.isBuffer(data)) taken.push(data);
 		else if (mode === 'memory') await readByDataEvents(data, taken);
 		else {
-			// Its folder made first: the stream waits, unread, meanwhile.
-			await new Promise((resolve) => setTimeout(resolve, 5));
+			// Its folder made first (a round of I/O): the stream waits, unread, meanwhile.
+			await new Promise((resolve) => setImmediate(resolve));
 			for await (const chunk of data) taken.push(chunk as Buffer);
 		}
 		const whole = Buffer.concat(taken);

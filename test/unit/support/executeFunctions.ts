@@ -24,8 +24,11 @@ export interface FakeResponse {
 	/** Further response headers (Location, Content-Disposition, Content-Length…). */
 	headers?: Record<string, string>;
 	throws?: Error & { code?: string };
-	/** Answer after this many milliseconds, to observe requests under way at the same time. */
-	delayMs?: number;
+	/**
+	 * Answer after this many turns of the event loop (no clock), to observe requests under way at
+	 * the same time and answers that come in another order than the requests went out.
+	 */
+	delayTurns?: number;
 	/** The body breaks off after its first chunk: with this error, or (`'stall'`) by sending nothing more. */
 	breaksOff?: Error | 'stall';
 	/** Bytes per chunk of a streamed body (default 997). */
@@ -89,6 +92,22 @@ function encodeBody(body: unknown): Buffer {
 	if (Buffer.isBuffer(body)) return body;
 	if (typeof body === 'string') return Buffer.from(body);
 	return Buffer.from(body === undefined ? '' : JSON.stringify(body));
+}
+
+/** Lets the event loop go round `count` times: I/O, timers due and other answers run meanwhile. */
+export async function turns(count: number): Promise<void> {
+	for (let turn = 0; turn < count; turn++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * Waits, turn by turn, until `stream` exists and its reader has taken data from it: a body that
+ * stalls is then stalled midway. Fails after `limit` turns instead of hanging.
+ */
+export async function untilRead(stream: () => Readable | undefined, limit = 10_000): Promise<void> {
+	for (let turn = 0; !stream()?.readableDidRead; turn++) {
+		if (turn === limit) throw new Error(`no data read from the body in ${limit} turns`);
+		await turns(1);
+	}
 }
 
 // Small, odd-sized chunks: rows, strings and UTF-8 characters arrive cut, as on a network.
@@ -164,7 +183,7 @@ export function fakeExecuteFunctions(options: FakeContextOptions) {
 			options.route?.(request.url) ?? responses[Math.min(sent.length - 1, responses.length - 1)];
 		load.inFlight++;
 		load.maxInFlight = Math.max(load.maxInFlight, load.inFlight);
-		await new Promise((resolve) => setTimeout(resolve, response.delayMs ?? 0));
+		await turns(response.delayTurns ?? 1);
 		load.inFlight--;
 		if (response.throws) throw response.throws;
 		const body = encodeBody(response.body);

@@ -13,7 +13,7 @@ import * as filledForms from '../../../nodes/shared/reports/filledForms';
 import { bodyStream, readJson } from '../../../nodes/shared/transport/body';
 import { ChunkedJsonParser } from '../../../nodes/shared/transport/chunkedJsonParser';
 import { dialerApiRequest } from '../../../nodes/shared/transport/request';
-import { fakeExecuteFunctions, type FakeResponse } from '../support/executeFunctions';
+import { fakeExecuteFunctions, untilRead, type FakeResponse } from '../support/executeFunctions';
 import { propertyRuns } from '../support/propertyRuns';
 
 /** Feeds `bytes` cut at `cuts` (any positions, inside multi-byte characters too). */
@@ -221,14 +221,16 @@ describe('answers that arrive in pieces', () => {
 
 	it('stops reading when the execution is stopped', async () => {
 		const stop = new AbortController();
-		const { context } = fakeExecuteFunctions({
+		const { context, streams } = fakeExecuteFunctions({
 			parameters: {},
 			cancelSignal: stop.signal,
 			responses: [{ body: { data: Array(500).fill({ a: 1 }) }, breaksOff: 'stall' }],
 		});
 		const reading = dialerApiRequest.call(context, filledForms.endpoint, {}, 0);
-		setTimeout(() => stop.abort(), 50);
+		await untilRead(() => streams[0]);
+		stop.abort();
 		await expect(reading).rejects.toThrow(NodeApiError);
+		expect(streams[0].destroyed).toBe(true);
 	});
 });
 
@@ -257,8 +259,10 @@ describe("reading a body as n8n's client streams it", () => {
 	it('fails at once, not at the deadline, when the connection closes before the answer ends', async () => {
 		const stream = new Readable({ read() {} });
 		stream.push('{"data":[{"ficha":"1"},');
-		setTimeout(() => stream.destroy(), 10);
-		await expect(read(stream)).rejects.toThrow(/^broken: /);
+		const reading = read(stream);
+		await untilRead(() => stream);
+		stream.destroy();
+		await expect(reading).rejects.toThrow(/^broken: /);
 	});
 
 	it('lets go of the connection as soon as the answer cannot be JSON', async () => {

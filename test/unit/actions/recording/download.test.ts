@@ -3,6 +3,7 @@ import {
 	fakeExecuteFunctions,
 	runNode,
 	TEST_CREDENTIALS,
+	untilRead,
 	type FakeContextOptions,
 	type FakeResponse,
 } from '../../support/executeFunctions';
@@ -584,7 +585,10 @@ describe.each([
 			{ ...wav(), body: Buffer.alloc(5000, 7), breaksOff: 'stall' },
 			{ parameters: { ...PARAMETERS, link: row.arquivo, ...options }, cancelSignal },
 		);
-		if (cancelSignal) setTimeout(() => stop.abort(), 100);
+		if (cancelSignal) {
+			await untilRead(() => streams[0]);
+			stop.abort();
+		}
 		await expect(result).rejects.toThrow(message);
 		expect(streams[0].destroyed).toBe(true);
 	});

@@ -110,7 +110,7 @@ describe('Report → Get Classification Results with Download Recordings', () =>
 	const audio = (id: string) => ({
 		body: Buffer.from(`RIFF-${id}`),
 		contentType: 'audio/wav',
-		delayMs: 20,
+		delayTurns: 20,
 	});
 	const withDownloads = {
 		resource: 'report',
