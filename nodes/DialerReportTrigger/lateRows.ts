@@ -1,13 +1,14 @@
 /**
  * Rows the trigger will never emit because the dialer wrote them later than the Overlap Window
  * allows (or its clock is behind): found among the rows a clock check read, told from the rows
- * the trigger emitted by its memory (memory.ts), named in n8n's log and counted on the next
- * emitted item. Each such row is remembered as if it were emitted, so it is told once.
+ * the trigger emitted by its memory (memory.ts) and, where that memory does not reach, from the
+ * rows the last check read; named in n8n's log and counted on the next emitted item, with one
+ * warning and one count whichever way they were found. Each is told once.
  */
 import type { IDataObject } from 'n8n-workflow';
 
 import type { RowIdentityRule } from '../shared/reports/rowSource';
-import { duration, FIX } from './clockCheck';
+import { duration, FIX, type CheckBaseline } from './clockCheck';
 import { DateTime } from 'luxon';
 
 import {
@@ -50,8 +51,13 @@ export function judgedFrom(state: CursorState): number {
 
 /**
  * The rows of a check's read (`read`, up to `now`) that the trigger never emitted and no read of
- * the Overlap Window can list any more, and the state with them remembered and counted in
- * `lateRows`. Call it once the poll's reads are done: a row that poll emitted is not late.
+ * the Overlap Window can list any more, and the state with them counted in `lateRows`. Call it
+ * once the poll's reads are done (the check read before them): a row that poll emitted is not
+ * late. Rows dated where the memory tells rows apart are remembered, so they are told once; rows
+ * dated before that (before the trigger's start, or older than the memory holds) are late when
+ * they appeared since the last check (`baseline`), which the next check's baseline then holds.
+ * A known row listed with another status is a change of a row, never a late row: the polls emit
+ * it when they list it (Emit a Row Again When Its Status Changes).
  */
 export function findLateRows<T>(
 	state: CursorState,
@@ -60,26 +66,44 @@ export function findLateRows<T>(
 	settings: CursorSettings,
 	read: ReadWindow,
 	now: number,
+	baseline?: CheckBaseline,
 ): { state: CursorState; late: Array<FreshRow<T>> } {
 	if (rows.length === 0) return { state, late: [] };
+	const identities = new Map(rows.map((row) => [row, identify(row)]));
+	const identityOf = (row: T) => identities.get(row)!;
 	const known = knownRows(state.known);
-	const { fresh } = newRows(
-		rows,
-		identify,
-		rememberedCounts(state.seen),
-		known,
-		settings.emitStatusChanges ?? false,
-	);
+	const { fresh } = newRows(rows, identityOf, rememberedCounts(state.seen), known, false);
 	const from = judgedFrom(state);
 	const unlisted = unlistedBefore(state, settings);
-	const late = fresh.filter(({ identity }) => {
-		if (identity.time === undefined) return false;
+	const remembered: Array<FreshRow<T>> = [];
+	const appeared: Array<FreshRow<T>> = [];
+	// How many rows of each key the read lists, for the rows dated before `from`.
+	const listed = new Map<string, number>();
+	for (const { key } of identities.values()) {
+		listed.set(key, (listed.get(key) ?? 0) + 1);
+	}
+	const taken = new Map<string, number>();
+	for (const entry of fresh) {
+		const { identity, key } = entry;
+		if (identity.time === undefined) continue;
 		const latest = identity.latest ?? identity.time;
+		if (latest >= unlisted) continue;
 		// A time that can name an instant from `from` on (the hour clocks go back) is judged.
-		return latest >= from && latest < unlisted;
-	});
+		if (latest >= from) {
+			remembered.push(entry);
+			continue;
+		}
+		if (!baseline || identity.time < baseline.from) continue;
+		// More rows of this key than the last check read: that many appeared since.
+		const since = (listed.get(key) ?? 0) - (baseline.counts.get(key) ?? 0);
+		const count = taken.get(key) ?? 0;
+		if (count >= since) continue;
+		taken.set(key, count + 1);
+		appeared.push(entry);
+	}
+	const late = [...remembered, ...appeared];
 	if (late.length === 0) return { state, late };
-	const added = rememberRows(late, { ...read, to: Math.min(read.to, now) }, known);
+	const added = rememberRows(remembered, { ...read, to: Math.min(read.to, now) }, known);
 	const memory = updateMemory(state, added, listableFrom(state.cursor, settings), state.cursor);
 	return { state: { ...state, ...memory, lateRows: state.lateRows + late.length }, late };
 }

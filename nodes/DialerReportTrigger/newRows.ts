@@ -44,9 +44,10 @@ export interface FreshRow<T> {
  * among those the one whose status digest sorts last. Not the first: the order of a read changes
  * nothing, so a ficha listed twice in one read with two statuses is the same one every read.
  */
-function latestListing<T>(
-	listing: Array<{ row: T; identity: RowIdentity }>,
-): { row: T; identity: RowIdentity } {
+function latestListing<T>(listing: Array<{ row: T; identity: RowIdentity }>): {
+	row: T;
+	identity: RowIdentity;
+} {
 	let chosen = listing[0];
 	for (const entry of listing.slice(1)) {
 		const time = entry.identity.latest ?? entry.identity.time ?? -Infinity;

@@ -3,7 +3,7 @@
  * never twice, whatever order a read lists rows in, and whenever the look back for late rows runs.
  */
 import fc from 'fast-check';
-import { DateTime } from 'luxon';
+import { DateTime, Settings } from 'luxon';
 import type { IDataObject } from 'n8n-workflow';
 
 import {
@@ -12,7 +12,9 @@ import {
 	type CursorSettings,
 	type CursorState,
 } from '../../../nodes/DialerReportTrigger/cursor';
+import { DialerReportTrigger } from '../../../nodes/DialerReportTrigger/DialerReportTrigger.node';
 import { rowIdentifier } from '../../../nodes/DialerReportTrigger/rowIdentity';
+import { fakePollFunctions } from '../support/pollFunctions';
 import { propertyRuns } from '../support/propertyRuns';
 import { RULES } from '../support/reportRules';
 
@@ -82,6 +84,95 @@ describe('a ficha listed twice in one read with two statuses', () => {
 				},
 			),
 			{ numRuns: propertyRuns(50) },
+		);
+	});
+});
+
+describe('a status change racing the look back for late rows', () => {
+	const trigger = new DialerReportTrigger();
+	let workflows = 0;
+	afterAll(() => {
+		Settings.now = () => Date.now();
+	});
+
+	/**
+	 * A dialer that keeps a ficha's `data` (09:00:05) and filters de/ate by its last save, polled
+	 * by the node once a minute from 09:01 for an hour (look back for late rows every 15 minutes).
+	 * At each poll of `flips` the ficha is saved with the next status right after the poll's
+	 * request number `after` (0 for its first), whichever request that is (after its last when it
+	 * makes fewer). Returns the statuses
+	 * emitted, and the warnings.
+	 */
+	async function statusesEmitted(flips: Map<number, number>) {
+		const statuses = ['Pendente', 'Finalizada', 'Retornar'];
+		let version = 0;
+		let savedAt = start + 5_000;
+		const staticData: IDataObject = {};
+		const warnings: string[] = [];
+		const emitted: string[] = [];
+		const workflowId = `status-race-${++workflows}`;
+		const digits = (time: number) => DateTime.fromMillis(time, { zone }).toFormat('yyyyMMddHHmmss');
+		const save = (now: number) => {
+			version += 1;
+			savedAt = now - 1_000;
+		};
+		for (let minute = 1; minute <= 60; minute++) {
+			const now = start + minute * MINUTE;
+			Settings.now = () => now;
+			let requests = 0;
+			const output = await trigger.poll.call(
+				fakePollFunctions({
+					parameters: {
+						event: 'newFilledForm',
+						form: '41',
+						filters: {},
+						options: { overlapWindow: 10, emitStatusChanges: true },
+					},
+					staticData,
+					workflowId,
+					timezone: zone,
+					warnings,
+					answer: (form) => {
+						const listed =
+							digits(savedAt) >= form.get('de')! && digits(savedAt) <= form.get('ate')!;
+						const rows = listed ? [{ ...pending, status: statuses[version % 3] }] : [];
+						if (flips.get(minute) === requests++) save(now);
+						return { data: rows };
+					},
+				}),
+			);
+			// A poll with fewer requests: saved after its last.
+			if (flips.has(minute) && requests <= flips.get(minute)!) save(now);
+			for (const item of output?.[0] ?? []) emitted.push(String(item.json.status));
+		}
+		const expected = Array.from({ length: flips.size + 1 }, (_, index) => statuses[index % 3]);
+		return { emitted, expected, warnings };
+	}
+
+	it('a change saved between the poll read and the look back is emitted once (found: lost, reported as late)', async () => {
+		// At 09:17 a look back (every 15 minutes): the save lands after the poll's read.
+		const { emitted, expected, warnings } = await statusesEmitted(new Map([[17, 0]]));
+		expect(emitted).toEqual(expected);
+		expect(warnings).toEqual([]);
+	});
+
+	it('over generated saves, each change once, never reported as late', async () => {
+		await fc.assert(
+			fc.asyncProperty(
+				fc.uniqueArray(fc.integer({ min: 2, max: 58 }), { maxLength: 6 }),
+				fc.array(fc.nat({ max: 2 }), { minLength: 6, maxLength: 6 }),
+				async (minutes, afters) => {
+					// Two saves at least two polls apart: each is listed on its own.
+					const spaced = [...minutes]
+						.sort((a, b) => a - b)
+						.filter((minute, index, all) => index === 0 || minute - all[index - 1] >= 2);
+					const flips = new Map(spaced.map((minute, index) => [minute, afters[index]]));
+					const { emitted, expected, warnings } = await statusesEmitted(flips);
+					expect(emitted).toEqual(expected);
+					expect(warnings).toEqual([]);
+				},
+			),
+			{ numRuns: propertyRuns(25) },
 		);
 	});
 });
