@@ -22,6 +22,8 @@ export const CHECK_INTERVAL_MS = 15 * 60_000;
  * how many rows each key (RowIdentity.key) had, in the read from `from` on.
  */
 export interface CheckBaseline {
+	/** When that check read. */
+	at: number;
 	from: number;
 	counts: Map<string, number>;
 }
@@ -55,13 +57,14 @@ export function baselineOf<T>(
 	rows: T[],
 	keyOf: (row: T) => string,
 	read: ReadWindow,
+	at: number,
 ): CheckBaseline {
 	const counts = new Map<string, number>();
 	for (const row of rows) {
 		const key = keyOf(row);
 		counts.set(key, (counts.get(key) ?? 0) + 1);
 	}
-	return { from: read.from, counts };
+	return { at, from: read.from, counts };
 }
 
 function newestOf(times: Array<number | undefined>): number | undefined {
@@ -206,7 +209,7 @@ export async function checkClock<T>(
 		commit: (judged) => {
 			const baseline =
 				judged || !memory?.baseline
-					? baselineOf(identities, ({ key }) => key, read)
+					? baselineOf(identities, ({ key }) => key, read, now)
 					: memory.baseline;
 			checks.set(trigger, { scope, memory: { at: now, baseline } });
 		},

@@ -37,11 +37,25 @@ const NAMED_ROWS = 20;
 function unlistedBefore(state: CursorState, settings: CursorSettings): number {
 	const reach =
 		Math.floor(Math.max(state.start, state.cursor - settings.overlapMs) / 60_000) * 60_000;
-	const offsets = [reach - 3_600_000, reach, reach + 3_600_000, state.cursor].map(
-		(instant) => DateTime.fromMillis(instant, { zone: settings.zone }).offset,
+	return reach - shiftBetween(reach, state.cursor, settings.zone) - COARSE_FILTER_MS;
+}
+
+/** How far the zone's clocks move from an hour before `from` to `to` (and an hour after `from`). */
+function shiftBetween(from: number, to: number, zone: string): number {
+	const offsets = [from - 3_600_000, from, from + 3_600_000, to].map(
+		(instant) => DateTime.fromMillis(instant, { zone }).offset,
 	);
-	const shift = (Math.max(...offsets) - Math.min(...offsets)) * 60_000;
-	return reach - shift - COARSE_FILTER_MS;
+	return (Math.max(...offsets) - Math.min(...offsets)) * 60_000;
+}
+
+/**
+ * A row that appeared since the check of `baseline` was written after it: dated before this, it was
+ * written later than the Overlap Window allows (with a clock change and a dialer that reads only
+ * the minutes of de, that much more). Dated after, it may be on time and only before the start.
+ */
+function lateSince(baseline: CheckBaseline, settings: CursorSettings): number {
+	const reach = baseline.at - settings.overlapMs;
+	return reach - shiftBetween(reach, baseline.at, settings.zone) - COARSE_FILTER_MS;
 }
 
 /** Where the memory can tell a row the trigger emitted from one it never will. */
@@ -93,7 +107,10 @@ export function findLateRows<T>(
 			remembered.push(entry);
 			continue;
 		}
-		if (!baseline || identity.time < baseline.from) continue;
+		// Written since the last check: too late when dated more than the Overlap Window before it.
+		if (!baseline || identity.time < baseline.from || latest >= lateSince(baseline, settings)) {
+			continue;
+		}
 		// More rows of this key than the last check read: that many appeared since.
 		const since = (listed.get(key) ?? 0) - (baseline.counts.get(key) ?? 0);
 		const count = taken.get(key) ?? 0;

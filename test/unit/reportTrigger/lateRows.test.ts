@@ -52,6 +52,7 @@ async function pollEachMinute(
 		copyStaticData?: boolean;
 		workflowId?: string;
 		stepMs?: number;
+		startFrom?: string;
 	} = {},
 ) {
 	let staticData: IDataObject = {};
@@ -69,7 +70,10 @@ async function pollEachMinute(
 					event: 'newFilledForm',
 					form: '41',
 					filters: {},
-					options: { overlapWindow: 10 },
+					options: {
+						overlapWindow: 10,
+						...(options.startFrom ? { startFrom: options.startFrom } : {}),
+					},
 				},
 				staticData,
 				timezone: ZONE,
@@ -185,6 +189,14 @@ describe('rows dated where the memory of emitted rows does not reach', () => {
 			at('11:00:00'),
 		);
 		expect(warnings).toEqual([]);
+	});
+
+	it('a ficha dated just before Start From and written on time is not late: reported nowhere', async () => {
+		const onTime: Ficha = { ficha: 'ontime', data: at('09:58:00'), writtenAt: at('10:05:00') };
+		const { warnings, items } = await pollEachMinute([onTime], at('09:51:00'), at('11:00:00'), {
+			startFrom: '2026-11-25T10:00:00',
+		});
+		expect([warnings, items]).toEqual([[], []]);
 	});
 
 	it('on a busy report, a ficha written a day late, older than the memory holds, is named and counted (found: neither)', async () => {
