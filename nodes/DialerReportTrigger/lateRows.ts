@@ -67,9 +67,10 @@ export function judgedFrom(state: CursorState): number {
  * The rows of a check's read (`read`, up to `now`) that the trigger never emitted and no read of
  * the Overlap Window can list any more, and the state with them counted in `lateRows`. Call it
  * once the poll's reads are done (the check read before them): a row that poll emitted is not
- * late. Rows dated where the memory tells rows apart are remembered, so they are told once; rows
- * dated before that (before the trigger's start, or older than the memory holds) are late when
- * they appeared since the last check (`baseline`), which the next check's baseline then holds.
+ * late. Rows dated where the memory tells rows apart are judged by it; rows dated before that
+ * (before the trigger's start, or older than the memory holds) are late when they appeared since
+ * the last check (`baseline`) dated more than the Overlap Window before it. Each is told once:
+ * remembered as long as the memory keeps it, and in the next check's baseline.
  * A known row listed with another status is a change of a row, never a late row: the polls emit
  * it when they list it (Emit a Row Again When Its Status Changes).
  */
@@ -89,7 +90,7 @@ export function findLateRows<T>(
 	const { fresh } = newRows(rows, identityOf, rememberedCounts(state.seen), known, false);
 	const from = judgedFrom(state);
 	const unlisted = unlistedBefore(state, settings);
-	const remembered: Array<FreshRow<T>> = [];
+	const judged: Array<FreshRow<T>> = [];
 	const appeared: Array<FreshRow<T>> = [];
 	// How many rows of each key the read lists, for the rows dated before `from`.
 	const listed = new Map<string, number>();
@@ -104,7 +105,7 @@ export function findLateRows<T>(
 		if (latest >= unlisted) continue;
 		// A time that can name an instant from `from` on (the hour clocks go back) is judged.
 		if (latest >= from) {
-			remembered.push(entry);
+			judged.push(entry);
 			continue;
 		}
 		// Written since the last check: too late when dated more than the Overlap Window before it.
@@ -118,9 +119,11 @@ export function findLateRows<T>(
 		taken.set(key, count + 1);
 		appeared.push(entry);
 	}
-	const late = [...remembered, ...appeared];
+	const late = [...judged, ...appeared];
 	if (late.length === 0) return { state, late };
-	const added = rememberRows(remembered, { ...read, to: Math.min(read.to, now) }, known);
+	// All are remembered as long as the memory keeps them: a ficha among them the dialer re-dates
+	// later is still not emitted.
+	const added = rememberRows(late, { ...read, to: Math.min(read.to, now) }, known);
 	const memory = updateMemory(state, added, listableFrom(state.cursor, settings), state.cursor);
 	return { state: { ...state, ...memory, lateRows: state.lateRows + late.length }, late };
 }
