@@ -189,7 +189,11 @@ export class DialerReportTrigger implements INodeType {
 			// catch-up) are not late, and a dialer filtering by the last save lists them there.
 			const caughtUp = !result.full && result.state.cursor >= Math.floor(now / 1000) * 1000;
 			const judged = check.read !== undefined && caughtUp;
-			const { state: next, late } = judged
+			const {
+				state: next,
+				late,
+				changes,
+			} = judged
 				? findLateRows(
 						result.state,
 						check.rows,
@@ -199,7 +203,7 @@ export class DialerReportTrigger implements INodeType {
 						now,
 						check.baseline,
 					)
-				: { state: result.state, late: [] };
+				: { state: result.state, late: [], changes: [] };
 			check.commit(judged);
 			for (const warning of [
 				...check.warnings,
@@ -207,13 +211,16 @@ export class DialerReportTrigger implements INodeType {
 			]) {
 				this.logger.warn(warning, { node: this.getNode().name });
 			}
+			// Status changes only the look back still saw come after the poll's rows.
+			const found =
+				changes.length > 0 ? [...result.emit, ...changes.map(({ row }) => row)] : result.emit;
 			// The first new row tells how many rows came too late since the last one that did.
 			const emit =
-				next.lateRows > 0 && result.emit.length > 0
-					? [{ ...result.emit[0], [LATE_ROWS_FIELD]: next.lateRows }, ...result.emit.slice(1)]
-					: result.emit;
+				next.lateRows > 0 && found.length > 0
+					? [{ ...found[0], [LATE_ROWS_FIELD]: next.lateRows }, ...found.slice(1)]
+					: found;
 			// Only a poll that read everything it meant to gets here: a failed one moves nothing.
-			staticData.reportCursor = (emit === result.emit
+			staticData.reportCursor = (emit === found
 				? next
 				: { ...next, lateRows: 0 }) as unknown as IDataObject;
 			const rows = [...rowsToEmitAgain(staticData), ...emit];

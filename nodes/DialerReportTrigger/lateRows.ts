@@ -71,8 +71,10 @@ export function judgedFrom(state: CursorState): number {
  * (before the trigger's start, or older than the memory holds) are late when they appeared since
  * the last check (`baseline`) dated more than the Overlap Window before it. Each is told once:
  * remembered as long as the memory keeps it, and in the next check's baseline.
- * A known row listed with another status is a change of a row, never a late row: the polls emit
- * it when they list it (Emit a Row Again When Its Status Changes).
+ * A known row listed with another status is a change of a row, never a late row: with Emit a Row
+ * Again When Its Status Changes, one no poll lists any more (a dialer that keeps a ficha's date
+ * and filters by it) is returned in `changes`, to emit, and remembered with that status; one a
+ * poll still lists is left to it (the check read before the poll, so the poll saw it too).
  */
 export function findLateRows<T>(
 	state: CursorState,
@@ -82,14 +84,17 @@ export function findLateRows<T>(
 	read: ReadWindow,
 	now: number,
 	baseline?: CheckBaseline,
-): { state: CursorState; late: Array<FreshRow<T>> } {
-	if (rows.length === 0) return { state, late: [] };
+): { state: CursorState; late: Array<FreshRow<T>>; changes: Array<FreshRow<T>> } {
+	if (rows.length === 0) return { state, late: [], changes: [] };
 	const identities = new Map(rows.map((row) => [row, identify(row)]));
 	const identityOf = (row: T) => identities.get(row)!;
 	const known = knownRows(state.known);
-	const { fresh } = newRows(rows, identityOf, rememberedCounts(state.seen), known, false);
+	const emitChanges = settings.emitStatusChanges ?? false;
+	const { fresh } = newRows(rows, identityOf, rememberedCounts(state.seen), known, emitChanges);
 	const from = judgedFrom(state);
 	const unlisted = unlistedBefore(state, settings);
+	// Changes of known rows that no poll lists any more: emitted from here, once.
+	const changes: Array<FreshRow<T>> = [];
 	const judged: Array<FreshRow<T>> = [];
 	const appeared: Array<FreshRow<T>> = [];
 	// How many rows of each key the read lists, for the rows dated before `from`.
@@ -103,6 +108,10 @@ export function findLateRows<T>(
 		if (identity.time === undefined) continue;
 		const latest = identity.latest ?? identity.time;
 		if (latest >= unlisted) continue;
+		if (known.has(key)) {
+			changes.push(entry);
+			continue;
+		}
 		// A time that can name an instant from `from` on (the hour clocks go back) is judged.
 		if (latest >= from) {
 			judged.push(entry);
@@ -120,12 +129,16 @@ export function findLateRows<T>(
 		appeared.push(entry);
 	}
 	const late = [...judged, ...appeared];
-	if (late.length === 0) return { state, late };
+	if (late.length === 0 && changes.length === 0) return { state, late, changes };
 	// All are remembered as long as the memory keeps them: a ficha among them the dialer re-dates
 	// later is still not emitted.
-	const added = rememberRows(late, { ...read, to: Math.min(read.to, now) }, known);
+	const added = rememberRows([...late, ...changes], { ...read, to: Math.min(read.to, now) }, known);
 	const memory = updateMemory(state, added, listableFrom(state.cursor, settings), state.cursor);
-	return { state: { ...state, ...memory, lateRows: state.lateRows + late.length }, late };
+	return {
+		state: { ...state, ...memory, lateRows: state.lateRows + late.length },
+		late,
+		changes,
+	};
 }
 
 /** A row as a warning names it: its key, or the fields that tell it apart, and its time. */

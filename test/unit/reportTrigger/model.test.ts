@@ -546,6 +546,7 @@ class Poller {
 				);
 				state = found.state;
 				this.pending.push(...found.late.map(({ row }) => row));
+				result.emit.push(...found.changes.map(({ row }) => row));
 				this.takeBaseline(checkRows, check, now, key);
 				this.judgedAt.push(now);
 			} else if (!this.baseline) {

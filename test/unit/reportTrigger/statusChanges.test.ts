@@ -176,3 +176,44 @@ describe('a status change racing the look back for late rows', () => {
 		);
 	});
 });
+
+describe('a status change no poll lists any more', () => {
+	const trigger = new DialerReportTrigger();
+	afterAll(() => {
+		Settings.now = () => Date.now();
+	});
+
+	it('a dialer that keeps the ficha dated 09:00 and filters by that: the change at 09:40 comes once, from the look back (found: never)', async () => {
+		const staticData: IDataObject = {};
+		const digits = (time: number) => DateTime.fromMillis(time, { zone }).toFormat('yyyyMMddHHmmss');
+		const emitted: Array<{ minute: number; status: unknown }> = [];
+		for (let minute = 1; minute <= 90; minute++) {
+			const now = start + minute * MINUTE;
+			Settings.now = () => now;
+			const output = await trigger.poll.call(
+				fakePollFunctions({
+					parameters: {
+						event: 'newFilledForm',
+						form: '41',
+						filters: {},
+						options: { overlapWindow: 10, emitStatusChanges: true },
+					},
+					staticData,
+					workflowId: 'fixed-dialer-change',
+					timezone: zone,
+					answer: (form) => ({
+						data:
+							digits(start + 5_000) >= form.get('de')! && digits(start + 5_000) <= form.get('ate')!
+								? [minute < 40 ? pending : done]
+								: [],
+					}),
+				}),
+			);
+			for (const item of output?.[0] ?? []) emitted.push({ minute, status: item.json.status });
+		}
+		expect(emitted.map(({ status }) => status)).toEqual(['Pendente', 'Finalizada']);
+		// The look back runs every 15 minutes.
+		expect(emitted[1].minute).toBeGreaterThanOrEqual(40);
+		expect(emitted[1].minute).toBeLessThan(40 + 15);
+	});
+});
