@@ -678,8 +678,11 @@ function changeMisses(
 	emitted: IDataObject[],
 	late: IDataObject[],
 	start: number,
+	unjudged: TruthRow[] = [],
 ) {
 	const reported = new Set(late.map((listed) => dialer.listedAs.get(listed)));
+	// Rows too late dated before the memory's reach that no look back could tell may go unreported.
+	for (const row of unjudged) reported.add(row);
 	const startSecond = Math.floor(start / 1000) * 1000;
 	const versions = new Map<TruthRow, number[]>();
 	for (const listed of emitted) {
@@ -764,17 +767,6 @@ async function runHistory(plan: typeof history extends fc.Arbitrary<infer H> ? H
 	// Near a clock change a read may reach an hour further back: only then is a row too late.
 	await poller.drain(poller.state.cursor + overlapMs + HOUR + 2 * MINUTE);
 
-	if (emitStatusChanges) {
-		return {
-			wrong: changeMisses(dialer, poller.emitted, poller.late, start),
-			rows: dialer.rows.length,
-			late: poller.late.length,
-		};
-	}
-	// Each row once: emitted, or reported as too late to emit.
-	const emitted = [...poller.emitted, ...poller.late].map(
-		(listed) => dialer.listedAs.get(listed)!.copyOf,
-	);
 	// Rows too late to emit dated before the memory's reach (or the start) are reported when dated
 	// more than the Overlap Window before the last look back before they were written, unless
 	// they appeared where no look back could tell (after a restart, or more than 26 h back).
@@ -798,6 +790,17 @@ async function runHistory(plan: typeof history extends fc.Arbitrary<infer H> ? H
 	const startSecond = Math.floor(start / 1000) * 1000;
 	const early = tooLate.filter((row) => row.time < startSecond);
 	const beforeStart = { may: early, must: early.filter(told) };
+	if (emitStatusChanges) {
+		return {
+			wrong: changeMisses(dialer, poller.emitted, poller.late, start, unjudged),
+			rows: dialer.rows.length,
+			late: poller.late.length,
+		};
+	}
+	// Each row once: emitted, or reported as too late to emit.
+	const emitted = [...poller.emitted, ...poller.late].map(
+		(listed) => dialer.listedAs.get(listed)!.copyOf,
+	);
 	return {
 		wrong: misses(dialer, emitted, start, plan.minuteTimes, unjudged, beforeStart),
 		rows: dialer.rows.length,
