@@ -153,6 +153,20 @@ export function reportTriggerSection(result: ReportTriggerResult): string[] {
 			'',
 		);
 	}
+	if (result.keys) {
+		const { keys } = result;
+		lines.push(
+			`**The trigger’s memory at 10,000 and 100,000 fichas, and its look back for late rows** (*measured ${keys.date.slice(0, 16).replace('T', ' ')} UTC at \`${keys.commit}\`, in the bench’s process on Node ${keys.node.replace(/^v/, '')}, no n8n*; bench/probes/reportTriggerKeys.ts): the trigger’s own functions on a day of New Filled Form rows, one ficha a second or more apart, all remembered. Static data is the state n8n stores (JSON). A scheduled poll finds ${keys.newRows.toLocaleString('en-US')} new fichas with that many remembered, against the same poll with none remembered. The look back (every 15 minutes, and in the activation’s poll) reads the whole day, all of it remembered, and tells the rows written too late: its own code after the answer is parsed, against JSON.parse of that answer. Medians (min–max) after a warm-up.`,
+			'',
+			'| Fichas remembered | Static data | Poll, 1,000 new | Same poll, none remembered | Look back over the day | JSON.parse of its answer | Answer |',
+			'| --- | --- | --- | --- | --- | --- | --- |',
+			...keys.points.map(
+				(point) =>
+					`| ${point.remembered.toLocaleString('en-US')} | ${point.staticDataKb.toLocaleString('en-US')} kB | ${spread(point.pollMs, ms)} | ${spread(point.peerPollMs, ms)} | ${spread(point.lookBackMs, ms)} | ${spread(point.parseMs, ms)} | ${point.answerMb.toFixed(1)} MB |`,
+			),
+			'',
+		);
+	}
 	if (result.storage) {
 		lines.push(
 			`**n8n’s floor for any polling trigger**: before it runs an execution a poll started, n8n stores it with the poll’s items, serialized with \`flatted\` (so does one a webhook started, with the webhook’s items: here one small request; the Dialer node’s rows are stored when its execution ends). The same ${result.rows.toLocaleString('en-US')} rows, in n8n’s Node with n8n’s own n8n-workflow and flatted, outside n8n: ${spread(result.storage.ms, ms)} to stringify, ${result.storage.mb.toFixed(1)} MB of text, medians of ${result.storage.ms.runs} after a warm-up (bench/lib/pollStorage.ts). Storing that text in SQLite comes on top.`,

@@ -27,6 +27,7 @@ import { REPORT_TRIGGER_TYPE, sleep, usesCredential } from '../../scripts/n8n/di
 import { WallClock } from '../../simulator/time';
 import type { DialerSimulator } from '../../simulator/types';
 import { pollStorageRuns } from '../lib/pollStorage';
+import type { RememberedKeysResult } from '../lib/rememberedKeys';
 import { cpuTimes, groupMemory, resetPeaks } from '../lib/procfs';
 import { summarize, type Summary } from '../lib/stats';
 import { idleRssMb, log, withTarget, type Target } from '../lib/target';
@@ -91,6 +92,11 @@ export interface ReportTriggerResult {
 	 * before 2026-12-01).
 	 */
 	memory?: RememberedPoll[];
+	/**
+	 * The trigger's memory at 10,000 and 100,000 fichas and its look back for late rows over a
+	 * day, in the bench's process (bench/probes/reportTriggerKeys.ts; measured on its own date).
+	 */
+	keys?: RememberedKeysResult;
 }
 
 /** One scheduled poll and the trigger's memory after it. */

@@ -19,7 +19,7 @@ import { nameCalls } from '../shared/transport/errors';
 import { dialerApiRequest, type ApiFields } from '../shared/transport/request';
 import { checkClock, readingAhead, testEventWarnings } from './clockCheck';
 import { pollReport, resumeState, type ReadWindow } from './cursor';
-import { findLateRows, judgedFrom, LATE_ROWS_FIELD, lateWarnings } from './lateRows';
+import { findLateRows, LATE_ROWS_FIELD, lateWarnings } from './lateRows';
 import { emitRows, forgetRowsToEmitAgain, rowsToEmitAgain } from './emission';
 import { eventProperties, REPORT_EVENTS, type ReportEvent } from './events';
 import { startPoll } from './overlappingPolls';
@@ -175,38 +175,52 @@ export class DialerReportTrigger implements INodeType {
 			// n8n saves the state this first poll makes with the activation (the poll it runs while
 			// activating), so a restart before the first row goes on from it.
 			const scope = scopeOf(event, fields, settings.startFrom);
-			const result = await pollReport(state, now, settings, readRows, identify);
-			// After the poll's own reads: a failure there fails the poll, one here only the check.
-			const checked = await checkClock(
+			// Before the poll's own reads: a row it reads that a poll can still list, the poll lists.
+			const check = await checkClock(
 				`${this.getWorkflow().id}:${this.getNode().id}`,
 				scope,
 				now,
-				judgedFrom(state),
 				settings,
 				readRows,
-				(row) => identify(row).time,
+				identify,
 			);
-			const check = checked(result.state.cursor);
+			const result = await pollReport(state, now, settings, readRows, identify);
 			// Only a poll that read up to now tells: rows left for the next polls (Max Rows per Poll, a
 			// catch-up) are not late, and a dialer filtering by the last save lists them there.
 			const caughtUp = !result.full && result.state.cursor >= Math.floor(now / 1000) * 1000;
-			const { state: next, late } =
-				check.read && caughtUp
-					? findLateRows(result.state, check.rows, identify, settings, check.read, now)
-					: { state: result.state, late: [] };
+			const judged = check.read !== undefined && caughtUp;
+			const {
+				state: next,
+				late,
+				changes,
+			} = judged
+				? findLateRows(
+						result.state,
+						check.rows,
+						identify,
+						settings,
+						check.read!,
+						now,
+						check.baseline,
+					)
+				: { state: result.state, late: [], changes: [] };
+			check.commit(judged);
 			for (const warning of [
 				...check.warnings,
 				...lateWarnings(late, event.source.identity, settings, now),
 			]) {
 				this.logger.warn(warning, { node: this.getNode().name });
 			}
+			// Status changes only the look back still saw come after the poll's rows.
+			const found =
+				changes.length > 0 ? [...result.emit, ...changes.map(({ row }) => row)] : result.emit;
 			// The first new row tells how many rows came too late since the last one that did.
 			const emit =
-				next.lateRows > 0 && result.emit.length > 0
-					? [{ ...result.emit[0], [LATE_ROWS_FIELD]: next.lateRows }, ...result.emit.slice(1)]
-					: result.emit;
+				next.lateRows > 0 && found.length > 0
+					? [{ ...found[0], [LATE_ROWS_FIELD]: next.lateRows }, ...found.slice(1)]
+					: found;
 			// Only a poll that read everything it meant to gets here: a failed one moves nothing.
-			staticData.reportCursor = (emit === result.emit
+			staticData.reportCursor = (emit === found
 				? next
 				: { ...next, lateRows: 0 }) as unknown as IDataObject;
 			const rows = [...rowsToEmitAgain(staticData), ...emit];

@@ -1,13 +1,12 @@
 /**
- * A check that the dialer's clock agrees with n8n's. Exactly once assumes a row carries its
- * dialer-clock time within the Overlap Window of n8n's now. A wrong Dialer Timezone, or a dialer
- * clock that is off, breaks that silently: ahead, rows come hours late; behind, every poll asks for
- * the dialer's future and nothing ever comes. Each check reads the report once, from where the
- * trigger's memory of emitted rows is whole (or the newest row the last check saw, when older; a
- * day back the first time) to a day ahead, and compares row times with now; the rows it read go
- * to lateRows.ts, which tells the rows the trigger will never emit from those it emitted. Nothing
- * here reads a clock or the network; the last check of each active trigger is kept here, in
- * memory.
+ * A check that the dialer's clock agrees with n8n's, and the read that finds rows written too late.
+ * Exactly once assumes a row carries its dialer-clock time within the Overlap Window of n8n's now.
+ * A wrong Dialer Timezone, or a dialer clock that is off, breaks that silently: ahead, rows come
+ * hours late; behind, every poll asks for the dialer's future and nothing ever comes (its rows
+ * appear too late, which lateRows.ts reports). Each check reads the report once, from a day back
+ * to a day ahead, before the poll's own reads; it warns of rows dated ahead of now and hands its
+ * rows, with the rows the last check read (the baseline), to lateRows.ts. Nothing here reads a
+ * clock or the network; the last check of each active trigger is kept here, in memory.
  */
 import { DateTime } from 'luxon';
 
@@ -18,14 +17,23 @@ export const ZONE_GAP_MS = 26 * 3_600_000;
 /** An active trigger checks at most this often; Fetch Test Event always. */
 export const CHECK_INTERVAL_MS = 15 * 60_000;
 
+/**
+ * What the rows of a check's read were, for the next check to tell the rows that appeared since:
+ * how many rows each key (RowIdentity.key) had, in the read from `from` on.
+ */
+export interface CheckBaseline {
+	/** When that check read. */
+	at: number;
+	from: number;
+	counts: Map<string, number>;
+}
+
 /** What one check leaves for the next, kept in memory for the activation. */
 export interface ClockCheckMemory {
 	/** When the check ran: the next is due CHECK_INTERVAL_MS later. */
 	at: number;
-	/** Rows dated after this, unseen so far, are new to the next check. */
-	newest: number;
-	/** Rows dated before this were no longer read by any later poll. */
-	readFrom: number;
+	/** The rows of the last check whose rows were judged (or the first check's). */
+	baseline?: CheckBaseline;
 }
 
 export interface ClockCheckSettings {
@@ -39,18 +47,24 @@ export function readingAhead(from: number, now: number, zone: string): ReadWindo
 	return { from, to, ...wallClockRange(from, to, zone) };
 }
 
-/**
- * The read a check makes: from the newest row the last one saw, or a day back, and from
- * `judgedFrom` (where the trigger's memory can tell rows it emitted) when that is earlier.
- */
-export function checkWindow(
-	memory: ClockCheckMemory | undefined,
-	judgedFrom: number,
-	now: number,
-	zone: string,
-): ReadWindow {
-	const from = Math.min(memory?.newest ?? -Infinity, judgedFrom);
-	return readingAhead(Math.max(from, now - ZONE_GAP_MS), now, zone);
+/** The read a check makes: from a day back (ZONE_GAP_MS) to a day ahead. */
+export function checkWindow(now: number, zone: string): ReadWindow {
+	return readingAhead(now - ZONE_GAP_MS, now, zone);
+}
+
+/** The baseline the rows of `read` make. */
+export function baselineOf<T>(
+	rows: T[],
+	keyOf: (row: T) => string,
+	read: ReadWindow,
+	at: number,
+): CheckBaseline {
+	const counts = new Map<string, number>();
+	for (const row of rows) {
+		const key = keyOf(row);
+		counts.set(key, (counts.get(key) ?? 0) + 1);
+	}
+	return { at, from: read.from, counts };
 }
 
 function newestOf(times: Array<number | undefined>): number | undefined {
@@ -82,49 +96,15 @@ export const FIX =
 	"dialer's clock corrected.";
 
 /**
- * Warnings about the rows of one check, and what the next check needs. Rows dated from
- * `judgedFrom` on are left to the trigger's memory (lateRows.ts), which tells them one by one.
+ * Warnings about the clock from the rows of one check: rows dated further ahead of now than the
+ * Overlap Window. Rows that appeared dated before anything a poll still reads are lateRows.ts's.
  */
 export function judgeClock(
 	times: Array<number | undefined>,
-	window: ReadWindow,
-	memory: ClockCheckMemory | undefined,
-	judgedFrom: number,
 	now: number,
 	settings: ClockCheckSettings,
-): { warnings: string[]; seen: { at: number; newest: number } } {
-	const { zone } = settings;
-	const newest = newestOf(times);
-	const warnings = aheadWarnings(newest, now, settings);
-	if (memory) {
-		const late = times.filter(
-			(time): time is number =>
-				time !== undefined && time > memory.newest && time < Math.min(memory.readFrom, judgedFrom),
-		);
-		if (late.length > 0) {
-			const oldest = late.reduce((a, b) => Math.min(a, b));
-			warnings.push(
-				`${late.length} ${late.length === 1 ? 'row' : 'rows'} appeared dated up to ` +
-					`${duration(now - oldest)} ` +
-					`before now on the dialer's clock read in ${zone}, earlier than any poll still ` +
-					`reads: they are not emitted. The dialer's clock or timezone is behind n8n's, or ` +
-					`it writes rows later than the Overlap Window. ${FIX} Or widen Overlap Window.`,
-			);
-		}
-	}
-	// Rows dated ahead of now are new to no one: the next check starts at now at the latest.
-	return { warnings, seen: { at: now, newest: Math.min(Math.max(newest ?? 0, window.from), now) } };
-}
-
-/** The memory a check leaves once the poll it ran in has moved its cursor to `cursor`. */
-export function rememberCheck(
-	seen: { at: number; newest: number },
-	cursor: number,
-	settings: ClockCheckSettings,
-): ClockCheckMemory {
-	// The next reads start an Overlap Window before the cursor.
-	const from = cursor - settings.overlapMs;
-	return { ...seen, readFrom: from - shiftNear(from, settings.zone) };
+): string[] {
+	return aheadWarnings(newestOf(times), now, settings);
 }
 
 function aheadWarnings(
@@ -164,60 +144,74 @@ export function testEventWarnings(
 // scheduler and durable cursors hand every poll a new one.
 const checks = new Map<string, { scope: string; memory?: ClockCheckMemory; failedAt?: number }>();
 
-/** What a check found, once the poll it ran in has moved its cursor. */
+/** What a check found. */
 export interface ClockCheckOutcome<T> {
 	warnings: string[];
 	/** The rows the check read and the read, for lateRows.ts (none when no check was due). */
 	rows: T[];
 	read?: ReadWindow;
+	/** The rows the last judged check read, to tell the rows that appeared since. */
+	baseline?: CheckBaseline;
+	/**
+	 * Remembers the check once the poll is done: `judged`, the rows that appeared since the
+	 * baseline were looked at (named and counted when late), so this check's rows are the next
+	 * baseline. Unjudged, the baseline stays (a first one is taken all the same).
+	 */
+	commit(judged: boolean): void;
 }
 
+const nothing = { warnings: [], rows: [], commit: () => undefined };
+
 /**
- * An active trigger's check, when due: from the second poll of an activation on (the first, often
- * a backfill, keeps its own time), then every CHECK_INTERVAL_MS. It reads before the poll, so a
- * failing read fails the poll cleanly. Returns what to call once the poll has moved its cursor
- * (nothing is remembered otherwise): the warnings to log and the rows read.
+ * An active trigger's check, when due: on the first poll of an activation (which only takes the
+ * baseline), then every CHECK_INTERVAL_MS. It reads before the poll's own reads, so any row it
+ * reads that a poll can still list is listed by that poll too; a failing read never fails the
+ * poll (n8n's log says so, and it is tried again at its next interval).
  */
 export async function checkClock<T>(
 	trigger: string,
 	scope: string,
 	now: number,
-	judgedFrom: number,
 	settings: ClockCheckSettings,
 	readRows: (read: ReadWindow) => Promise<T[]>,
-	timeOf: (row: T) => number | undefined,
-): Promise<(cursor: number) => ClockCheckOutcome<T>> {
+	identify: (row: T) => { key: string; time: number | undefined },
+): Promise<ClockCheckOutcome<T>> {
 	const last = checks.get(trigger);
-	if (last?.scope !== scope) {
-		return () => {
-			checks.set(trigger, { scope });
-			return { warnings: [], rows: [] };
-		};
-	}
-	const { memory, failedAt } = last;
+	const first = last?.scope !== scope;
+	const { memory, failedAt } = first ? { memory: undefined, failedAt: undefined } : last;
 	const lastTry = Math.max(memory?.at ?? -Infinity, failedAt ?? -Infinity);
-	if (now - lastTry < CHECK_INTERVAL_MS) return () => ({ warnings: [], rows: [] });
-	const read = checkWindow(memory, judgedFrom, now, settings.zone);
+	if (now - lastTry < CHECK_INTERVAL_MS) return nothing;
+	const read = checkWindow(now, settings.zone);
 	let rows: T[];
 	try {
 		rows = await readRows(read);
 	} catch (error) {
-		// The check never fails the poll it runs in: it is tried again at its next interval.
-		return () => {
-			checks.set(trigger, { scope, memory, failedAt: now });
-			return {
-				warnings: [
-					'Could not read the report back to look for rows written too late ' +
-						`(${(error as Error).message}); trying again in ${CHECK_INTERVAL_MS / 60_000} minutes`,
-				],
-				rows: [],
-			};
+		return {
+			...nothing,
+			warnings: [
+				'Could not read the report back to look for rows written too late ' +
+					`(${(error as Error).message}); trying again in ${CHECK_INTERVAL_MS / 60_000} minutes`,
+			],
+			commit: () => checks.set(trigger, { scope, memory, failedAt: now }),
 		};
 	}
-	const times = rows.map(timeOf);
-	const { warnings, seen } = judgeClock(times, read, memory, judgedFrom, now, settings);
-	return (cursor) => {
-		checks.set(trigger, { scope, memory: rememberCheck(seen, cursor, settings) });
-		return { warnings, rows, read };
+	const identities = rows.map(identify);
+	const warnings = judgeClock(
+		identities.map(({ time }) => time),
+		now,
+		settings,
+	);
+	return {
+		warnings,
+		rows,
+		read,
+		baseline: memory?.baseline,
+		commit: (judged) => {
+			const baseline =
+				judged || !memory?.baseline
+					? baselineOf(identities, ({ key }) => key, read, now)
+					: memory.baseline;
+			checks.set(trigger, { scope, memory: { at: now, baseline } });
+		},
 	};
 }

@@ -1,13 +1,14 @@
 /**
  * Rows the trigger will never emit because the dialer wrote them later than the Overlap Window
  * allows (or its clock is behind): found among the rows a clock check read, told from the rows
- * the trigger emitted by its memory (memory.ts), named in n8n's log and counted on the next
- * emitted item. Each such row is remembered as if it were emitted, so it is told once.
+ * the trigger emitted by its memory (memory.ts) and, where that memory does not reach, from the
+ * rows the last check read; named in n8n's log and counted on the next emitted item, with one
+ * warning and one count whichever way they were found. Each is told once.
  */
 import type { IDataObject } from 'n8n-workflow';
 
 import type { RowIdentityRule } from '../shared/reports/rowSource';
-import { duration, FIX } from './clockCheck';
+import { duration, FIX, type CheckBaseline } from './clockCheck';
 import { DateTime } from 'luxon';
 
 import {
@@ -36,11 +37,25 @@ const NAMED_ROWS = 20;
 function unlistedBefore(state: CursorState, settings: CursorSettings): number {
 	const reach =
 		Math.floor(Math.max(state.start, state.cursor - settings.overlapMs) / 60_000) * 60_000;
-	const offsets = [reach - 3_600_000, reach, reach + 3_600_000, state.cursor].map(
-		(instant) => DateTime.fromMillis(instant, { zone: settings.zone }).offset,
+	return reach - shiftBetween(reach, state.cursor, settings.zone) - COARSE_FILTER_MS;
+}
+
+/** How far the zone's clocks move from an hour before `from` to `to` (and an hour after `from`). */
+function shiftBetween(from: number, to: number, zone: string): number {
+	const offsets = [from - 3_600_000, from, from + 3_600_000, to].map(
+		(instant) => DateTime.fromMillis(instant, { zone }).offset,
 	);
-	const shift = (Math.max(...offsets) - Math.min(...offsets)) * 60_000;
-	return reach - shift - COARSE_FILTER_MS;
+	return (Math.max(...offsets) - Math.min(...offsets)) * 60_000;
+}
+
+/**
+ * A row that appeared since the check of `baseline` was written after it: dated before this, it was
+ * written later than the Overlap Window allows (with a clock change and a dialer that reads only
+ * the minutes of de, that much more). Dated after, it may be on time and only before the start.
+ */
+function lateSince(baseline: CheckBaseline, settings: CursorSettings): number {
+	const reach = baseline.at - settings.overlapMs;
+	return reach - shiftBetween(reach, baseline.at, settings.zone) - COARSE_FILTER_MS;
 }
 
 /** Where the memory can tell a row the trigger emitted from one it never will. */
@@ -50,8 +65,16 @@ export function judgedFrom(state: CursorState): number {
 
 /**
  * The rows of a check's read (`read`, up to `now`) that the trigger never emitted and no read of
- * the Overlap Window can list any more, and the state with them remembered and counted in
- * `lateRows`. Call it once the poll's reads are done: a row that poll emitted is not late.
+ * the Overlap Window can list any more, and the state with them counted in `lateRows`. Call it
+ * once the poll's reads are done (the check read before them): a row that poll emitted is not
+ * late. Rows dated where the memory tells rows apart are judged by it; rows dated before that
+ * (before the trigger's start, or older than the memory holds) are late when they appeared since
+ * the last check (`baseline`) dated more than the Overlap Window before it. Each is told once:
+ * remembered as long as the memory keeps it, and in the next check's baseline.
+ * A known row listed with another status is a change of a row, never a late row: with Emit a Row
+ * Again When Its Status Changes, one no poll lists any more (a dialer that keeps a ficha's date
+ * and filters by it) is returned in `changes`, to emit, and remembered with that status; one a
+ * poll still lists is left to it (the check read before the poll, so the poll saw it too).
  */
 export function findLateRows<T>(
 	state: CursorState,
@@ -60,28 +83,62 @@ export function findLateRows<T>(
 	settings: CursorSettings,
 	read: ReadWindow,
 	now: number,
-): { state: CursorState; late: Array<FreshRow<T>> } {
-	if (rows.length === 0) return { state, late: [] };
+	baseline?: CheckBaseline,
+): { state: CursorState; late: Array<FreshRow<T>>; changes: Array<FreshRow<T>> } {
+	if (rows.length === 0) return { state, late: [], changes: [] };
+	const identities = new Map(rows.map((row) => [row, identify(row)]));
+	const identityOf = (row: T) => identities.get(row)!;
 	const known = knownRows(state.known);
-	const { fresh } = newRows(
-		rows,
-		identify,
-		rememberedCounts(state.seen),
-		known,
-		settings.emitStatusChanges ?? false,
-	);
+	const emitChanges = settings.emitStatusChanges ?? false;
+	const { fresh } = newRows(rows, identityOf, rememberedCounts(state.seen), known, emitChanges);
 	const from = judgedFrom(state);
 	const unlisted = unlistedBefore(state, settings);
-	const late = fresh.filter(({ identity }) => {
-		if (identity.time === undefined) return false;
+	// Changes of known rows that no poll lists any more: emitted from here, once.
+	const changes: Array<FreshRow<T>> = [];
+	const judged: Array<FreshRow<T>> = [];
+	const appeared: Array<FreshRow<T>> = [];
+	// How many rows of each key the read lists, for the rows dated before `from`.
+	const listed = new Map<string, number>();
+	for (const { key } of identities.values()) {
+		listed.set(key, (listed.get(key) ?? 0) + 1);
+	}
+	const taken = new Map<string, number>();
+	for (const entry of fresh) {
+		const { identity, key } = entry;
+		if (identity.time === undefined) continue;
 		const latest = identity.latest ?? identity.time;
+		if (latest >= unlisted) continue;
+		if (known.has(key)) {
+			changes.push(entry);
+			continue;
+		}
 		// A time that can name an instant from `from` on (the hour clocks go back) is judged.
-		return latest >= from && latest < unlisted;
-	});
-	if (late.length === 0) return { state, late };
-	const added = rememberRows(late, { ...read, to: Math.min(read.to, now) }, known);
+		if (latest >= from) {
+			judged.push(entry);
+			continue;
+		}
+		// Written since the last check: too late when dated more than the Overlap Window before it.
+		if (!baseline || identity.time < baseline.from || latest >= lateSince(baseline, settings)) {
+			continue;
+		}
+		// More rows of this key than the last check read: that many appeared since.
+		const since = (listed.get(key) ?? 0) - (baseline.counts.get(key) ?? 0);
+		const count = taken.get(key) ?? 0;
+		if (count >= since) continue;
+		taken.set(key, count + 1);
+		appeared.push(entry);
+	}
+	const late = [...judged, ...appeared];
+	if (late.length === 0 && changes.length === 0) return { state, late, changes };
+	// All are remembered as long as the memory keeps them: a ficha among them the dialer re-dates
+	// later is still not emitted.
+	const added = rememberRows([...late, ...changes], { ...read, to: Math.min(read.to, now) }, known);
 	const memory = updateMemory(state, added, listableFrom(state.cursor, settings), state.cursor);
-	return { state: { ...state, ...memory, lateRows: state.lateRows + late.length }, late };
+	return {
+		state: { ...state, ...memory, lateRows: state.lateRows + late.length },
+		late,
+		changes,
+	};
 }
 
 /** A row as a warning names it: its key, or the fields that tell it apart, and its time. */

@@ -40,6 +40,29 @@ export interface FreshRow<T> {
 }
 
 /**
+ * Of the listings of one key in a read, the one it counts as: the one with the latest time, and
+ * among those the one whose status digest sorts last. Not the first: the order of a read changes
+ * nothing, so a ficha listed twice in one read with two statuses is the same one every read.
+ */
+function latestListing<T>(listing: Array<{ row: T; identity: RowIdentity }>): {
+	row: T;
+	identity: RowIdentity;
+} {
+	let chosen = listing[0];
+	for (const entry of listing.slice(1)) {
+		const time = entry.identity.latest ?? entry.identity.time ?? -Infinity;
+		const chosenTime = chosen.identity.latest ?? chosen.identity.time ?? -Infinity;
+		if (
+			time > chosenTime ||
+			(time === chosenTime && (entry.identity.status ?? '') > (chosen.identity.status ?? ''))
+		) {
+			chosen = entry;
+		}
+	}
+	return chosen;
+}
+
+/**
  * The rows of one read that were never emitted, the rows now known by a key they did not have
  * before (to be remembered, not emitted) and the known rows listed again. Decided by counting, so
  * the order the read lists its rows in changes nothing: a key that is not unique is new as many
@@ -67,7 +90,7 @@ export function newRows<T>(
 	// Rows listed with a key for the first time, by the key they have without it.
 	const keyedNow = new Map<string, Array<{ row: T; identity: RowIdentity }>>();
 	for (const [key, listing] of listed) {
-		const [first] = listing;
+		const first = listing[0].identity.unique ? latestListing(listing) : listing[0];
 		if (!first.identity.unique) {
 			for (const copy of listing.slice(copies.get(key) ?? 0)) fresh.push({ key, ...copy });
 			continue;

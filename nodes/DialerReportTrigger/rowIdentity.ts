@@ -57,17 +57,23 @@ export function rowKeys(
 
 /**
  * Identifies the rows of one poll. Rows written in the same second share their time text, so each
- * text is read once.
+ * text is read once; a row read twice (by the look back for late rows and the memory) is
+ * identified once.
  */
 export function rowIdentifier(
 	rule: RowIdentityRule,
 	zone: string,
 ): (row: IDataObject) => RowIdentity {
 	const times = new Map<unknown, RowInstants | undefined>();
+	const identified = new WeakMap<IDataObject, RowIdentity>();
 	return (row) => {
+		const known = identified.get(row);
+		if (known) return known;
 		const text = row[rule.timeField];
 		if (!times.has(text)) times.set(text, rowInstants(text, zone));
 		const instants = times.get(text);
-		return { ...rowKeys(row, rule), time: instants?.earliest, latest: instants?.latest };
+		const identity = { ...rowKeys(row, rule), time: instants?.earliest, latest: instants?.latest };
+		identified.set(row, identity);
+		return identity;
 	};
 }

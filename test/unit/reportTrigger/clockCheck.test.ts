@@ -4,16 +4,16 @@
  * simulated dialer that writes a row a minute on its own wall clock and filters reads by text.
  */
 import fc from 'fast-check';
-import { DateTime } from 'luxon';
+import { DateTime, Settings } from 'luxon';
+import type { IDataObject } from 'n8n-workflow';
 
 import {
 	CHECK_INTERVAL_MS,
-	checkClock,
 	judgeClock,
 	testEventWarnings,
 } from '../../../nodes/DialerReportTrigger/clockCheck';
-import type { ReadWindow } from '../../../nodes/DialerReportTrigger/cursor';
-import { rowTime } from '../../../nodes/shared/dialerTime';
+import { DialerReportTrigger } from '../../../nodes/DialerReportTrigger/DialerReportTrigger.node';
+import { fakePollFunctions } from '../support/pollFunctions';
 import { TEST_ZONES } from '../support/zones';
 import { propertyRuns } from '../support/propertyRuns';
 
@@ -23,52 +23,15 @@ const settings = (zone: string) => ({ zone, overlapMs: 10 * MINUTE });
 const NOW = Date.UTC(2026, 10, 21, 15, 0, 0);
 
 describe('one check', () => {
-	const window: ReadWindow = { from: NOW - 26 * HOUR, to: NOW + 26 * HOUR, de: '', ate: '' };
-
 	it('is quiet for rows up to the Overlap Window ahead of now', () => {
 		const times = [NOW - HOUR, NOW, NOW + 9 * MINUTE, undefined];
-		expect(judgeClock(times, window, undefined, Infinity, NOW, settings('UTC')).warnings).toEqual(
-			[],
-		);
+		expect(judgeClock(times, NOW, settings('UTC'))).toEqual([]);
 	});
 
 	it('warns of rows dated further ahead: they come that much late', () => {
-		const { warnings } = judgeClock(
-			[NOW, NOW + 2 * HOUR],
-			window,
-			undefined,
-			Infinity,
-			NOW,
-			settings('UTC'),
-		);
-		expect(warnings).toEqual([
+		expect(judgeClock([NOW, NOW + 2 * HOUR], NOW, settings('UTC'))).toEqual([
 			expect.stringMatching(/^Rows are dated up to 2 h 0 min ahead of now .* read in UTC/),
 		]);
-	});
-
-	it('warns of rows that appeared dated before anything a poll still reads: they are lost', () => {
-		const memory = { at: NOW - 15 * MINUTE, newest: NOW - 3 * HOUR, readFrom: NOW - 25 * MINUTE };
-		const times = [NOW - 4 * HOUR, NOW - 2 * HOUR - 45 * MINUTE, NOW - 20 * MINUTE];
-		const { warnings } = judgeClock(
-			times,
-			window,
-			memory,
-			Infinity,
-			NOW,
-			settings('America/Sao_Paulo'),
-		);
-		expect(warnings).toEqual([
-			expect.stringMatching(/^1 row appeared dated up to 2 h 45 min before now .* not emitted/),
-		]);
-	});
-
-	it("leaves the rows dated where the trigger's memory tells emitted rows apart to that memory", () => {
-		const memory = { at: NOW - 15 * MINUTE, newest: NOW - 3 * HOUR, readFrom: NOW - 25 * MINUTE };
-		const times = [NOW - 2 * HOUR - 45 * MINUTE, NOW - HOUR];
-		const judged = (from: number) =>
-			judgeClock(times, window, memory, from, NOW, settings('UTC')).warnings;
-		expect(judged(NOW - 2 * HOUR)).toEqual([expect.stringMatching(/^1 row appeared/)]);
-		expect(judged(NOW - 3 * HOUR)).toEqual([]);
 	});
 
 	it('Fetch Test Event names how old the newest row is when the last hour had none', () => {
@@ -83,48 +46,62 @@ describe('one check', () => {
 	});
 });
 
-/** A dialer writing a row every minute on the wall clock of `zone`, read by wall-clock text. */
+/** A dialer writing a ficha every minute on the wall clock of `zone`, read by wall-clock text. */
 function dialer(zone: string, from: number, to: number, clockBehindMs = 0) {
-	const texts: string[] = [];
+	const written: Array<{ at: number; digits: string; data: string }> = [];
 	for (let at = from; at <= to; at += MINUTE) {
-		texts.push(DateTime.fromMillis(at - clockBehindMs, { zone }).toFormat('yyyy-MM-dd HH:mm:ss'));
+		const wall = DateTime.fromMillis(at - clockBehindMs, { zone });
+		written.push({
+			at,
+			digits: wall.toFormat('yyyyMMddHHmmss'),
+			data: wall.toFormat('dd/MM/yyyy HH:mm:ss'),
+		});
 	}
-	const digits = (text: string) => text.replace(/\D/g, '');
-	return {
-		/** The rows written by `now`, inside the read's de/ate, their times read in `readZone`. */
-		read(read: ReadWindow, now: number, readZone: string) {
-			const written = texts.slice(0, Math.floor((now - from) / MINUTE) + 1);
-			return written
-				.filter((text) => digits(text) >= read.de && digits(text) <= read.ate)
-				.map((text) => rowTime(text, readZone));
-		},
-	};
+	/** getFP1's answer at `now`: the fichas written by then inside the read's de/ate. */
+	return (form: URLSearchParams, now: number) => ({
+		data: written
+			.filter(({ at }) => at <= now)
+			.filter(({ digits }) => digits >= form.get('de')! && digits <= form.get('ate')!)
+			.map(({ at, data }) => ({ ficha: String(at / MINUTE), data, agente: 'ana', status: 'P' })),
+	});
 }
 
-/** Polls every 15 minutes from `start` (3 hours by default); the warnings of each, in order. */
 let triggers = 0;
+const trigger = new DialerReportTrigger();
 
+/**
+ * An active Report Trigger reading in `triggerZone` polled every 15 minutes from `start` (13
+ * polls, 3 hours, by default) against a dialer in `dialerZone`; the warnings of each poll.
+ */
 async function checksOver(
 	dialerZone: string,
 	triggerZone: string,
 	start: number,
 	{ behindMs = 0, polls = 13 } = {},
 ) {
-	const sim = dialer(dialerZone, start - 30 * HOUR, start + polls * CHECK_INTERVAL_MS, behindMs);
-	const trigger = `trigger-${++triggers}`;
+	const answer = dialer(dialerZone, start - 30 * HOUR, start + polls * CHECK_INTERVAL_MS, behindMs);
+	const workflowId = `clock-${++triggers}`;
+	const staticData: IDataObject = {};
 	const warnings: string[][] = [];
-	for (let poll = 0; poll < polls; poll++) {
-		const now = start + poll * CHECK_INTERVAL_MS;
-		const done = await checkClock(
-			trigger,
-			'scope',
-			now,
-			Infinity,
-			settings(triggerZone),
-			async (read) => sim.read(read, now, triggerZone),
-			(time) => time,
-		);
-		warnings.push(done(now).warnings);
+	try {
+		for (let poll = 0; poll < polls; poll++) {
+			const now = start + poll * CHECK_INTERVAL_MS;
+			Settings.now = () => now;
+			const logged: string[] = [];
+			await trigger.poll.call(
+				fakePollFunctions({
+					parameters: { event: 'newFilledForm', form: '41', filters: {}, options: {} },
+					staticData,
+					workflowId,
+					timezone: triggerZone,
+					warnings: logged,
+					answer: (form) => answer(form, now),
+				}),
+			);
+			warnings.push(logged);
+		}
+	} finally {
+		Settings.now = () => Date.now();
 	}
 	return warnings;
 }
@@ -147,7 +124,7 @@ describe('checks over hours of polling', () => {
 			fc.asyncProperty(fc.constantFrom(...TEST_ZONES), starts, async (zone, start) => {
 				expect((await checksOver(zone, zone, start)).flat()).toEqual([]);
 			}),
-			{ numRuns: propertyRuns(40) },
+			{ numRuns: propertyRuns(10) },
 		);
 	});
 
@@ -182,7 +159,7 @@ describe('checks over hours of polling', () => {
 					);
 				},
 			),
-			{ numRuns: propertyRuns(skipNearChange ? 60 : 30) },
+			{ numRuns: propertyRuns(skipNearChange ? 20 : 10) },
 		);
 
 	// Near its own clock change the trigger reads an hour's times either way: warned later.
@@ -196,7 +173,11 @@ describe('checks over hours of polling', () => {
 		const warnings = await checksOver('America/Sao_Paulo', 'America/Sao_Paulo', NOW, {
 			behindMs: 40 * MINUTE,
 		});
-		expect(warnings[1]).toEqual([]);
-		expect(warnings[2]).toEqual([expect.stringMatching(/rows appeared dated .* not emitted/)]);
+		expect(warnings[0]).toEqual([]);
+		expect(warnings[1]).toEqual([
+			expect.stringMatching(
+				/^15 rows appeared later than the Overlap Window \(10 min\) allows and will not be emitted/,
+			),
+		]);
 	});
 });

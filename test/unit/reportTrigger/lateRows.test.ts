@@ -51,6 +51,8 @@ async function pollEachMinute(
 		answer?: (form: URLSearchParams, now: number) => unknown;
 		copyStaticData?: boolean;
 		workflowId?: string;
+		stepMs?: number;
+		startFrom?: string;
 	} = {},
 ) {
 	let staticData: IDataObject = {};
@@ -59,7 +61,7 @@ async function pollEachMinute(
 	let now = from;
 	const listed = dialer(fichas, () => now);
 	const answer = (form: URLSearchParams) => (options.answer ?? listed)(form, now);
-	for (; now <= to; now += MINUTE) {
+	for (; now <= to; now += options.stepMs ?? MINUTE) {
 		Settings.now = () => now;
 		if (options.copyStaticData) staticData = JSON.parse(JSON.stringify(staticData)) as IDataObject;
 		const output = await trigger.poll.call(
@@ -68,7 +70,10 @@ async function pollEachMinute(
 					event: 'newFilledForm',
 					form: '41',
 					filters: {},
-					options: { overlapWindow: 10 },
+					options: {
+						overlapWindow: 10,
+						...(options.startFrom ? { startFrom: options.startFrom } : {}),
+					},
 				},
 				staticData,
 				timezone: ZONE,
@@ -130,6 +135,94 @@ it('a ficha written late but inside the Overlap Window is emitted and reported n
 	expect(warnings).toEqual([]);
 });
 
+/** A ficha a minute from 09:41, each written on time, for `minutes` minutes. */
+const busyFichas = (minutes: number): Ficha[] =>
+	Array.from({ length: minutes }, (_, minute) => ({
+		ficha: String(minute),
+		data: at('09:41:30') + minute * MINUTE,
+		writtenAt: at('09:41:30') + minute * MINUTE,
+	}));
+
+/** The warning both ways of finding a row too late give, naming ficha `ficha` dated `data`. */
+const lateWarning = (ficha: string, data: string) =>
+	new RegExp(
+		`^1 row appeared later than the Overlap Window \\(10 min\\) allows and will not be emitted: ` +
+			`ficha ${ficha} \\(data ${data.replace(/\//g, '\\/')}\\)`,
+	);
+
+describe('rows dated where the memory of emitted rows does not reach', () => {
+	// The trigger starts at 09:51 and emits fichas from 09:41 (the Overlap Window before) on.
+	const beforeStart: Ficha = { ficha: 'early', data: at('09:30:00'), writtenAt: at('10:05:00') };
+
+	it('on a busy report, a ficha dated before the start and written after it is named and counted (found: neither)', async () => {
+		const busy = busyFichas(79);
+		const { warnings, items } = await pollEachMinute(
+			[...busy, beforeStart],
+			at('09:51:00'),
+			at('11:00:00'),
+		);
+		expect(items.map(({ json }) => json.ficha)).toEqual(busy.map(({ ficha }) => ficha));
+		expect(warnings).toEqual([expect.stringMatching(lateWarning('early', '25/11/2026 09:30:00'))]);
+		const counted = items.filter(({ json }) => LATE_ROWS_FIELD in json);
+		expect(counted.map(({ json }) => json[LATE_ROWS_FIELD])).toEqual([1]);
+		expect(counted[0].at).toBeGreaterThan(beforeStart.writtenAt);
+	});
+
+	it('on a quiet report, the same ficha gives the same warning and count as any late row (found: another warning, no count)', async () => {
+		const next: Ficha = { ficha: 'next', data: at('10:50:00'), writtenAt: at('10:50:00') };
+		const { warnings, items } = await pollEachMinute(
+			[beforeStart, next],
+			at('09:51:00'),
+			at('11:00:00'),
+		);
+		expect(warnings).toEqual([expect.stringMatching(lateWarning('early', '25/11/2026 09:30:00'))]);
+		expect(items.map(({ json }) => json)).toEqual([
+			expect.objectContaining({ ficha: 'next', [LATE_ROWS_FIELD]: 1 }),
+		]);
+	});
+
+	it('a ficha dated before the start that was there at the activation is not late', async () => {
+		const there: Ficha = { ficha: 'there', data: at('09:30:00'), writtenAt: at('09:35:00') };
+		const { warnings } = await pollEachMinute(
+			[...busyFichas(80), there],
+			at('09:51:00'),
+			at('11:00:00'),
+		);
+		expect(warnings).toEqual([]);
+	});
+
+	it('a ficha dated just before Start From and written on time is not late: reported nowhere', async () => {
+		const onTime: Ficha = { ficha: 'ontime', data: at('09:58:00'), writtenAt: at('10:05:00') };
+		const { warnings, items } = await pollEachMinute([onTime], at('09:51:00'), at('11:00:00'), {
+			startFrom: '2026-11-25T10:00:00',
+		});
+		expect([warnings, items]).toEqual([[], []]);
+	});
+
+	it('on a busy report, a ficha written a day late, older than the memory holds, is named and counted (found: neither)', async () => {
+		const day = 24 * 60 * MINUTE;
+		const busy = busyFichas(27 * 60);
+		const dayLate: Ficha = {
+			ficha: 'daylate',
+			data: at('10:00:00'),
+			writtenAt: at('10:30:00') + day,
+		};
+		// A poll every 15 minutes for 26 hours.
+		const { warnings, items } = await pollEachMinute(
+			[...busy, dayLate],
+			at('09:51:00'),
+			at('11:45:00') + day,
+			{ stepMs: 15 * MINUTE },
+		);
+		expect(warnings).toEqual([
+			expect.stringMatching(lateWarning('daylate', '25/11/2026 10:00:00')),
+		]);
+		const counted = items.filter(({ json }) => LATE_ROWS_FIELD in json);
+		expect(counted.map(({ json }) => json[LATE_ROWS_FIELD])).toEqual([1]);
+		expect(items.filter(({ json }) => json.ficha === 'daylate')).toEqual([]);
+	});
+});
+
 describe('when the look back for late rows fails', () => {
 	it('the poll still emits its new fichas, says so in the log, and tries again in 15 minutes', async () => {
 		const fichas = Array.from({ length: 40 }, (_, i) => {
@@ -149,10 +242,11 @@ describe('when the look back for late rows fails', () => {
 		expect(items.map(({ json }) => json.ficha)).toEqual(
 			fichas.filter(({ data }) => data <= at('10:30:00')).map(({ ficha }) => ficha),
 		);
-		expect(lookBacks).toBe(2);
+		// At the activation (10:00), 10:15 and 10:30.
+		expect(lookBacks).toBe(3);
 		expect(
 			warnings.filter((line) => line.startsWith('Could not read the report back')),
-		).toHaveLength(2);
+		).toHaveLength(3);
 	});
 });
 

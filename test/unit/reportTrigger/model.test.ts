@@ -16,7 +16,13 @@ import fc from 'fast-check';
 import { DateTime, Settings } from 'luxon';
 import type { IDataObject } from 'n8n-workflow';
 
-import { readingAhead } from '../../../nodes/DialerReportTrigger/clockCheck';
+import {
+	baselineOf,
+	checkWindow,
+	readingAhead,
+	ZONE_GAP_MS,
+	type CheckBaseline,
+} from '../../../nodes/DialerReportTrigger/clockCheck';
 import { findLateRows, judgedFrom } from '../../../nodes/DialerReportTrigger/lateRows';
 import {
 	clockShiftMs,
@@ -168,7 +174,8 @@ class ReferenceDialer {
 	readonly listedVersion = new WeakMap<object, number>();
 
 	private version(row: TruthRow, now: number): TruthRow['versions'][number] {
-		return row.versions.filter((version) => version.from <= now).at(-1)!;
+		// A copy of a row written after it (in the same step) is listed as that row was first.
+		return row.versions.filter((version) => version.from <= now).at(-1) ?? row.versions[0];
 	}
 
 	private saved(row: TruthRow, now: number): number {
@@ -355,6 +362,8 @@ const step = fc.record({
 	late: fc.array(tooLate, { maxLength: 2 }),
 	failRead: fc.option(fc.nat({ max: 2 }), { freq: 5, nil: undefined }),
 	restart: fc.integer({ min: 0, max: 9 }).map((roll) => roll === 0),
+	/** A row dated up to 2 hours before the start written now (its part of those 2 hours). */
+	beforeStart: fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { freq: 4, nil: undefined }),
 });
 
 const ZONES = [
@@ -471,6 +480,20 @@ class Poller {
 	readonly reported: IDataObject[] = [];
 	private pending: IDataObject[] = [];
 	private polls = 0;
+	/** What the last judged look back read (n8n's process memory: gone with a restart). */
+	private baseline: CheckBaseline | undefined;
+	/** When the saved state was made. */
+	private savedAt: number | undefined;
+	/** A restart since the last look back that took a baseline: from when, the saved state's. */
+	private blindFrom: number | undefined;
+	/**
+	 * Spans in which a row dated before the memory's reach may appear unreported: from the saved
+	 * state a restart went back to until the next baseline.
+	 */
+	readonly blind: Array<[number, number]> = [];
+	/** When look backs were judged, and when the first baseline was taken. */
+	readonly judgedAt: number[] = [];
+	firstBaselineAt: number | undefined;
 
 	constructor(
 		private readonly dialer: ReferenceDialer,
@@ -481,10 +504,25 @@ class Poller {
 		this.saved = this.state;
 	}
 
+	private takeBaseline(
+		rows: IDataObject[],
+		read: ReadWindow,
+		now: number,
+		key: (row: IDataObject) => string,
+	) {
+		this.baseline = baselineOf(rows, key, read, now);
+		this.firstBaselineAt ??= now;
+		if (this.blindFrom !== undefined) this.blind.push([this.blindFrom, now]);
+		this.blindFrom = undefined;
+	}
+
 	async poll(now: number): Promise<IDataObject[]> {
 		this.polls++;
+		const identify = rowIdentifier(RULES[this.dialer.report], this.settings.zone);
+		// The look back for late rows, before the poll's reads (here at every poll).
+		const check = checkWindow(now, this.settings.zone);
+		const checkRows = this.dialer.listRows(now, check);
 		try {
-			const identify = rowIdentifier(RULES[this.dialer.report], this.settings.zone);
 			const result = await pollReport(
 				this.state,
 				now,
@@ -493,19 +531,32 @@ class Poller {
 				identify,
 			);
 			let { state } = result;
-			// The clock check, after a poll that read up to now (here every such poll): the rows of
-			// the report from where the memory is whole that it never emitted and no read can list.
+			// Judged after a poll that read up to now: the rows of the report it never emitted and
+			// no read can list.
+			const key = (row: IDataObject) => identify(row).key;
 			if (!result.full && state.cursor >= Math.floor(now / 1000) * 1000) {
-				const read = readingAhead(judgedFrom(this.state), now, this.settings.zone);
-				const rows = this.dialer.listRows(now, read);
-				const found = findLateRows(state, rows, identify, this.settings, read, now);
+				const found = findLateRows(
+					state,
+					checkRows,
+					identify,
+					this.settings,
+					check,
+					now,
+					this.baseline,
+				);
 				state = found.state;
 				this.pending.push(...found.late.map(({ row }) => row));
+				result.emit.push(...found.changes.map(({ row }) => row));
+				this.takeBaseline(checkRows, check, now, key);
+				this.judgedAt.push(now);
+			} else if (!this.baseline) {
+				this.takeBaseline(checkRows, check, now, key);
 			}
 			// n8n hands the state back as it stored it: JSON.
 			this.state = JSON.parse(JSON.stringify(state)) as CursorState;
 			if (result.emit.length > 0 || this.polls === 1) {
 				this.saved = this.state;
+				this.savedAt = now;
 				this.reported.push(...this.pending);
 				this.pending = [];
 			}
@@ -518,8 +569,31 @@ class Poller {
 
 	restart() {
 		this.state = this.saved;
-		// Their count was in the state lost (n8n's log still names them): found again.
+		// Their count was in the state lost (n8n's log still names them): rows the memory judges
+		// are found again, the others are in no baseline now.
 		this.pending = [];
+		this.baseline = undefined;
+		const savedAt = this.savedAt ?? -Infinity;
+		this.blindFrom ??= this.judgedAt.filter((at) => at <= savedAt).at(-1) ?? -Infinity;
+	}
+
+	/**
+	 * The last judged look back before a row written at `writtenAt` (a row written at a poll's
+	 * instant may be in that poll's look back): one dated more than the Overlap Window before it
+	 * was written too late, whenever it was written since.
+	 */
+	lookedBackBefore(writtenAt: number): number {
+		return this.judgedAt.filter((at) => at < writtenAt).at(-1) ?? -Infinity;
+	}
+
+	/** Whether a row written at `writtenAt` and dated `time` may appear without being reported. */
+	unseen(time: number, writtenAt: number): boolean {
+		// A row written at a poll's instant may have been written just after that poll.
+		if (this.blind.some(([from, to]) => writtenAt >= from && writtenAt <= to)) return true;
+		if (this.blindFrom !== undefined && writtenAt >= this.blindFrom) return true;
+		// The look back reads a day (26 h) back from when it runs.
+		const next = this.judgedAt.find((at) => at >= writtenAt);
+		return next === undefined || time < next - ZONE_GAP_MS;
 	}
 
 	/** Every row found too late to emit, counted once. */
@@ -557,6 +631,7 @@ function misses(
 	start: number,
 	minuteTimes: boolean,
 	unjudged: TruthRow[] = [],
+	beforeStart: { may: TruthRow[]; must: TruthRow[] } = { may: [], must: [] },
 ) {
 	const startSecond = Math.floor(start / 1000) * 1000;
 	const earliestAmbiguous =
@@ -570,9 +645,12 @@ function misses(
 	// Rows too late to emit dated before the memory's reach (an outage pushed it past them) may go
 	// unreported: n8n's log has the clock check's warning of them.
 	for (const row of unjudged) least.set(row.copyOf, (least.get(row.copyOf) ?? 0) - 1);
+	// Rows dated before the start written too late are reported, once: each of `must` for sure.
+	for (const row of beforeStart.must) least.set(row.copyOf, (least.get(row.copyOf) ?? 0) + 1);
 	// A ficha dated before the start that the dialer re-dated after it may come, once; one listed
 	// again a day after its last listing, once more.
 	const most = copiesFrom(earliestAmbiguous, (row) => Math.max(...dialer.listedTimes(row)));
+	for (const row of beforeStart.may) most.set(row.copyOf, (most.get(row.copyOf) ?? 0) + 1);
 	for (const row of dialer.rows) {
 		const extra = dialer.forgettable(row);
 		if (extra > 0) most.set(row.copyOf, (most.get(row.copyOf) ?? 0) + extra);
@@ -600,8 +678,11 @@ function changeMisses(
 	emitted: IDataObject[],
 	late: IDataObject[],
 	start: number,
+	unjudged: TruthRow[] = [],
 ) {
 	const reported = new Set(late.map((listed) => dialer.listedAs.get(listed)));
+	// Rows too late dated before the memory's reach that no look back could tell may go unreported.
+	for (const row of unjudged) reported.add(row);
 	const startSecond = Math.floor(start / 1000) * 1000;
 	const versions = new Map<TruthRow, number[]>();
 	for (const listed of emitted) {
@@ -673,6 +754,11 @@ async function runHistory(plan: typeof history extends fc.Arbitrary<infer H> ? H
 		now += planned.advanceMs;
 		write(dialer, planned.arrivals, previous, now, overlapMs, next);
 		write(dialer, planned.late, previous, now, overlapMs, next);
+		if (planned.beforeStart !== undefined) {
+			const time = Math.floor((start - overlapMs - planned.beforeStart * 2 * HOUR) / 1000) * 1000;
+			const fields = newFields(plan.report, next.n, false, false);
+			dialer.add({ time, writtenAt: now, versions: [{ from: now, fields }] }, next.n++);
+		}
 		if (planned.restart) poller.restart();
 		dialer.failRead = planned.failRead;
 		await poller.poll(now);
@@ -681,9 +767,32 @@ async function runHistory(plan: typeof history extends fc.Arbitrary<infer H> ? H
 	// Near a clock change a read may reach an hour further back: only then is a row too late.
 	await poller.drain(poller.state.cursor + overlapMs + HOUR + 2 * MINUTE);
 
+	// Rows too late to emit dated before the memory's reach (or the start) are reported when dated
+	// more than the Overlap Window before the last look back before they were written, unless
+	// they appeared where no look back could tell (after a restart, or more than 26 h back).
+	const tooLate = dialer.rows.filter((row) => row.writtenAt - row.time > overlapMs);
+	// A clock change between a row's time and its writing makes it look that much less late.
+	const shiftOver = (from: number, to: number) => {
+		const offsets: number[] = [];
+		for (let at = from - HOUR; at < to + HOUR; at += 30 * MINUTE) {
+			offsets.push(DateTime.fromMillis(at, { zone }).offset);
+		}
+		offsets.push(DateTime.fromMillis(to + HOUR, { zone }).offset);
+		return (Math.max(...offsets) - Math.min(...offsets)) * MINUTE;
+	};
+	const told = (row: TruthRow) =>
+		row.time <
+			poller.lookedBackBefore(row.writtenAt) -
+				overlapMs -
+				2 * MINUTE -
+				shiftOver(row.time, row.writtenAt) && !poller.unseen(row.time, row.writtenAt);
+	const unjudged = tooLate.filter((row) => row.time < judgedFrom(poller.state) && !told(row));
+	const startSecond = Math.floor(start / 1000) * 1000;
+	const early = tooLate.filter((row) => row.time < startSecond);
+	const beforeStart = { may: early, must: early.filter(told) };
 	if (emitStatusChanges) {
 		return {
-			wrong: changeMisses(dialer, poller.emitted, poller.late, start),
+			wrong: changeMisses(dialer, poller.emitted, poller.late, start, unjudged),
 			rows: dialer.rows.length,
 			late: poller.late.length,
 		};
@@ -692,13 +801,11 @@ async function runHistory(plan: typeof history extends fc.Arbitrary<infer H> ? H
 	const emitted = [...poller.emitted, ...poller.late].map(
 		(listed) => dialer.listedAs.get(listed)!.copyOf,
 	);
-	const unjudged = dialer.rows.filter(
-		(row) => row.writtenAt - row.time > overlapMs && row.time < poller.state.forgottenBefore,
-	);
 	return {
-		wrong: misses(dialer, emitted, start, plan.minuteTimes, unjudged),
+		wrong: misses(dialer, emitted, start, plan.minuteTimes, unjudged, beforeStart),
 		rows: dialer.rows.length,
 		late: poller.late.length,
+		earlyLate: beforeStart.must.length,
 	};
 }
 
@@ -706,6 +813,7 @@ describe('every new row of every report emitted exactly once (reference dialer, 
 	it('whatever order each read lists rows in, with late rows, copies, reclassifications, changes, outages, failed reads, restarts and clock changes', async () => {
 		let rows = 0;
 		let late = 0;
+		let earlyLate = 0;
 		const runs = propertyRuns(200);
 		await fc.assert(
 			fc.asyncProperty(history, async (plan) => {
@@ -713,11 +821,14 @@ describe('every new row of every report emitted exactly once (reference dialer, 
 				expect(result.wrong).toEqual([]);
 				rows += result.rows;
 				late += result.late;
+				earlyLate += result.earlyLate ?? 0;
 			}),
 			{ numRuns: runs },
 		);
 		expect(rows).toBeGreaterThan(runs * 10);
 		expect(late).toBeGreaterThan(runs / 10);
+		// Rows dated before the start written too late, each of which had to be reported.
+		expect(earlyLate).toBeGreaterThan(runs / 20);
 	});
 });
 

@@ -113,11 +113,9 @@ it('left empty, Fetch Test Event shows the rows and logs how old the newest is',
 	]);
 });
 
-it('left empty with the workflow in New York, west of the dialer, the clock check warns in its first polls', async () => {
+it('left empty with the workflow in New York, west of the dialer, the clock check warns in its first poll', async () => {
 	const { poll, warnings } = activeTrigger('', { timezone: 'America/New_York' });
 	sim.rows.add({ report: 'getFP1', form: 41, count: 1 });
-	await poll();
-	expect(warnings).toEqual([]);
 	await poll();
 	// Two hours while New York keeps winter time, one while it keeps summer time.
 	const [dialer, workflow] = [DIALER_ZONE, 'America/New_York'].map((zone) =>

@@ -1,0 +1,219 @@
+/**
+ * Emit a Row Again When Its Status Changes: each change of a ficha's status once, never lost and
+ * never twice, whatever order a read lists rows in, and whenever the look back for late rows runs.
+ */
+import fc from 'fast-check';
+import { DateTime, Settings } from 'luxon';
+import type { IDataObject } from 'n8n-workflow';
+
+import {
+	pollReport,
+	startState,
+	type CursorSettings,
+	type CursorState,
+} from '../../../nodes/DialerReportTrigger/cursor';
+import { DialerReportTrigger } from '../../../nodes/DialerReportTrigger/DialerReportTrigger.node';
+import { rowIdentifier } from '../../../nodes/DialerReportTrigger/rowIdentity';
+import { fakePollFunctions } from '../support/pollFunctions';
+import { propertyRuns } from '../support/propertyRuns';
+import { RULES } from '../support/reportRules';
+
+const MINUTE = 60_000;
+const zone = 'America/Sao_Paulo';
+const settings: CursorSettings = {
+	zone,
+	overlapMs: 10 * MINUTE,
+	maxRows: 1000,
+	emitStatusChanges: true,
+};
+const start = DateTime.fromISO('2026-11-25T09:00:00', { zone }).toMillis();
+const identify = rowIdentifier(RULES.getFP1, zone);
+
+/** What each poll emits, one a minute from 09:01, each read listing what `listing` says then. */
+async function emitsEachMinute(
+	minutes: number,
+	listing: (minute: number) => IDataObject[],
+): Promise<IDataObject[][]> {
+	let state: CursorState = startState('getFP1', null, start);
+	const emitted: IDataObject[][] = [];
+	for (let minute = 1; minute <= minutes; minute++) {
+		const result = await pollReport(
+			state,
+			start + minute * MINUTE,
+			settings,
+			async () => listing(minute),
+			identify,
+		);
+		emitted.push(result.emit);
+		state = JSON.parse(JSON.stringify(result.state)) as CursorState;
+	}
+	return emitted;
+}
+
+const pending = { ficha: '42', data: '25/11/2026 09:00:05', agente: 'ana', status: 'Pendente' };
+const done = { ...pending, status: 'Finalizada' };
+
+describe('a ficha listed twice in one read with two statuses', () => {
+	it('counts as its latest listing: emitted once, not again poll after poll (found: once a poll)', async () => {
+		const later = { ...done, data: '25/11/2026 09:00:40' };
+		// Both listings in every read, in an order that flips from read to read.
+		const emitted = await emitsEachMinute(20, (minute) =>
+			minute % 2 ? [pending, later] : [later, pending],
+		);
+		expect(emitted.flat()).toEqual([later]);
+	});
+
+	it('listed under the same time, the one chosen is the same every read', async () => {
+		const emitted = await emitsEachMinute(20, (minute) =>
+			minute % 2 ? [pending, done] : [done, pending],
+		);
+		expect(emitted.flat()).toHaveLength(1);
+	});
+
+	it('in any orders, over generated reads, at most one emission per distinct listing set', async () => {
+		await fc.assert(
+			fc.asyncProperty(
+				fc.array(fc.boolean(), { minLength: 2, maxLength: 30 }),
+				fc.boolean(),
+				async (flips, sameTime) => {
+					const other = sameTime ? done : { ...done, data: '25/11/2026 09:00:40' };
+					const emitted = await emitsEachMinute(flips.length, (minute) =>
+						flips[minute - 1] ? [pending, other] : [other, pending],
+					);
+					expect(emitted.flat()).toHaveLength(1);
+				},
+			),
+			{ numRuns: propertyRuns(50) },
+		);
+	});
+});
+
+describe('a status change racing the look back for late rows', () => {
+	const trigger = new DialerReportTrigger();
+	let workflows = 0;
+	afterAll(() => {
+		Settings.now = () => Date.now();
+	});
+
+	/**
+	 * A dialer that keeps a ficha's `data` (09:00:05) and filters de/ate by its last save, polled
+	 * by the node once a minute from 09:01 for an hour (look back for late rows every 15 minutes).
+	 * At each poll of `flips` the ficha is saved with the next status right after the poll's
+	 * request number `after` (0 for its first), whichever request that is (after its last when it
+	 * makes fewer). Returns the statuses
+	 * emitted, and the warnings.
+	 */
+	async function statusesEmitted(flips: Map<number, number>) {
+		const statuses = ['Pendente', 'Finalizada', 'Retornar'];
+		let version = 0;
+		let savedAt = start + 5_000;
+		const staticData: IDataObject = {};
+		const warnings: string[] = [];
+		const emitted: string[] = [];
+		const workflowId = `status-race-${++workflows}`;
+		const digits = (time: number) => DateTime.fromMillis(time, { zone }).toFormat('yyyyMMddHHmmss');
+		const save = (now: number) => {
+			version += 1;
+			savedAt = now - 1_000;
+		};
+		for (let minute = 1; minute <= 60; minute++) {
+			const now = start + minute * MINUTE;
+			Settings.now = () => now;
+			let requests = 0;
+			const output = await trigger.poll.call(
+				fakePollFunctions({
+					parameters: {
+						event: 'newFilledForm',
+						form: '41',
+						filters: {},
+						options: { overlapWindow: 10, emitStatusChanges: true },
+					},
+					staticData,
+					workflowId,
+					timezone: zone,
+					warnings,
+					answer: (form) => {
+						const listed =
+							digits(savedAt) >= form.get('de')! && digits(savedAt) <= form.get('ate')!;
+						const rows = listed ? [{ ...pending, status: statuses[version % 3] }] : [];
+						if (flips.get(minute) === requests++) save(now);
+						return { data: rows };
+					},
+				}),
+			);
+			// A poll with fewer requests: saved after its last.
+			if (flips.has(minute) && requests <= flips.get(minute)!) save(now);
+			for (const item of output?.[0] ?? []) emitted.push(String(item.json.status));
+		}
+		const expected = Array.from({ length: flips.size + 1 }, (_, index) => statuses[index % 3]);
+		return { emitted, expected, warnings };
+	}
+
+	it('a change saved between the poll read and the look back is emitted once (found: lost, reported as late)', async () => {
+		// At 09:17 a look back (every 15 minutes): the save lands after the poll's read.
+		const { emitted, expected, warnings } = await statusesEmitted(new Map([[17, 0]]));
+		expect(emitted).toEqual(expected);
+		expect(warnings).toEqual([]);
+	});
+
+	it('over generated saves, each change once, never reported as late', async () => {
+		await fc.assert(
+			fc.asyncProperty(
+				fc.uniqueArray(fc.integer({ min: 2, max: 58 }), { maxLength: 6 }),
+				fc.array(fc.nat({ max: 2 }), { minLength: 6, maxLength: 6 }),
+				async (minutes, afters) => {
+					// Two saves at least two polls apart: each is listed on its own.
+					const spaced = [...minutes]
+						.sort((a, b) => a - b)
+						.filter((minute, index, all) => index === 0 || minute - all[index - 1] >= 2);
+					const flips = new Map(spaced.map((minute, index) => [minute, afters[index]]));
+					const { emitted, expected, warnings } = await statusesEmitted(flips);
+					expect(emitted).toEqual(expected);
+					expect(warnings).toEqual([]);
+				},
+			),
+			{ numRuns: propertyRuns(25) },
+		);
+	});
+});
+
+describe('a status change no poll lists any more', () => {
+	const trigger = new DialerReportTrigger();
+	afterAll(() => {
+		Settings.now = () => Date.now();
+	});
+
+	it('a dialer that keeps the ficha dated 09:00 and filters by that: the change at 09:40 comes once, from the look back (found: never)', async () => {
+		const staticData: IDataObject = {};
+		const digits = (time: number) => DateTime.fromMillis(time, { zone }).toFormat('yyyyMMddHHmmss');
+		const emitted: Array<{ minute: number; status: unknown }> = [];
+		for (let minute = 1; minute <= 90; minute++) {
+			const now = start + minute * MINUTE;
+			Settings.now = () => now;
+			const output = await trigger.poll.call(
+				fakePollFunctions({
+					parameters: {
+						event: 'newFilledForm',
+						form: '41',
+						filters: {},
+						options: { overlapWindow: 10, emitStatusChanges: true },
+					},
+					staticData,
+					workflowId: 'fixed-dialer-change',
+					timezone: zone,
+					answer: (form) => ({
+						data:
+							digits(start + 5_000) >= form.get('de')! && digits(start + 5_000) <= form.get('ate')!
+								? [minute < 40 ? pending : done]
+								: [],
+					}),
+				}),
+			);
+			for (const item of output?.[0] ?? []) emitted.push({ minute, status: item.json.status });
+		}
+		expect(emitted.map(({ status }) => status)).toEqual(['Pendente', 'Finalizada']);
+		// The look back runs every 15 minutes.
+		expect(emitted[1].minute).toBeGreaterThanOrEqual(40);
+		expect(emitted[1].minute).toBeLessThan(40 + 15);
+	});
+});
