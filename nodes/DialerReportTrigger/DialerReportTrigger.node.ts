@@ -202,6 +202,7 @@ export class DialerReportTrigger implements INodeType {
 						check.read!,
 						now,
 						check.baseline,
+						state,
 					)
 				: { state: result.state, late: [], changes: [] };
 			check.commit(judged);

@@ -75,6 +75,10 @@ export function judgedFrom(state: CursorState): number {
  * Again When Its Status Changes, one no poll lists any more (a dialer that keeps a ficha's date
  * and filters by it) is returned in `changes`, to emit, and remembered with that status; one a
  * poll still lists is left to it (the check read before the poll, so the poll saw it too).
+ * `polled`: the state the poll started from, the memory as it was when the check read. A change
+ * counts only against that memory, and only while the poll left that ficha's status as it was:
+ * a ficha whose status the poll moved (it listed a newer save, after the check's read) is the
+ * poll's, and the older status the check read is never emitted after it. Without it, `state`.
  */
 export function findLateRows<T>(
 	state: CursorState,
@@ -84,12 +88,15 @@ export function findLateRows<T>(
 	read: ReadWindow,
 	now: number,
 	baseline?: CheckBaseline,
+	polled?: CursorState,
 ): { state: CursorState; late: Array<FreshRow<T>>; changes: Array<FreshRow<T>> } {
 	if (rows.length === 0) return { state, late: [], changes: [] };
 	const identities = new Map(rows.map((row) => [row, identify(row)]));
 	const identityOf = (row: T) => identities.get(row)!;
 	const known = knownRows(state.known);
 	const emitChanges = settings.emitStatusChanges ?? false;
+	// What the trigger knew when the check read (before the poll's own reads).
+	const knownAtRead = polled ? knownRows(polled.known) : known;
 	const { fresh } = newRows(rows, identityOf, rememberedCounts(state.seen), known, emitChanges);
 	const from = judgedFrom(state);
 	const unlisted = unlistedBefore(state, settings);
@@ -109,7 +116,9 @@ export function findLateRows<T>(
 		const latest = identity.latest ?? identity.time;
 		if (latest >= unlisted) continue;
 		if (known.has(key)) {
-			changes.push(entry);
+			// Another status than the memory held when the check read, which the poll left as it
+			// was. A status the poll moved is newer than the check's read: not a change to emit.
+			if (knownAtRead.get(key)?.status === known.get(key)!.status) changes.push(entry);
 			continue;
 		}
 		// A time that can name an instant from `from` on (the hour clocks go back) is judged.
