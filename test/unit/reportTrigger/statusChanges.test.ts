@@ -156,6 +156,17 @@ describe('a status change racing the look back for late rows', () => {
 		expect(warnings).toEqual([]);
 	});
 
+	it.each([16, 31])(
+		'a change saved right after the look back read at 09:%i is emitted once (found: the look back re-emitted the older status, then the poll the newer)',
+		async (minute) => {
+			// The look back (every 15 minutes from 09:01) reads the ficha as Pendente, then it is
+			// saved Finalizada and the poll's own read lists that.
+			const { emitted, expected, warnings } = await statusesEmitted(new Map([[minute, 0]]));
+			expect(emitted).toEqual(expected);
+			expect(warnings).toEqual([]);
+		},
+	);
+
 	it('over generated saves, each change once, never reported as late', async () => {
 		await fc.assert(
 			fc.asyncProperty(
