@@ -543,6 +543,7 @@ class Poller {
 					check,
 					now,
 					this.baseline,
+					this.state,
 				);
 				state = found.state;
 				this.pending.push(...found.late.map(({ row }) => row));
