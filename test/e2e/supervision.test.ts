@@ -11,6 +11,7 @@ import path from 'node:path';
 import { request } from 'undici';
 
 import { type Credential, type Workflow, type WorkflowInput } from '../../scripts/n8n/api';
+import type { DataTableRef } from '../../scripts/n8n/dataTables';
 import { registerSecret } from './setup/connection';
 import {
 	ALERT_LOG,
@@ -50,6 +51,8 @@ describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)
 	let credential: Credential;
 	let alertWorkflow: Workflow;
 	let table: AgentTable;
+	/** What the board names beside the alerts: the same table. */
+	let tableRef: DataTableRef;
 	let outputFolder: string;
 	/** A second copy, for the one pause whose wait n8n stores in its database. */
 	let slow: AlertDeployment;
@@ -117,7 +120,7 @@ describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)
 		slowWaitStatus = await statusAfterRunning(slow.workflow);
 
 		const main = await deployAlerts();
-		({ workflow: alertWorkflow, table, outputFolder } = main);
+		({ workflow: alertWorkflow, table, tableRef, outputFolder } = main);
 		workflows.simulator.webhooks.clear();
 		workflows.simulator.webhooks.register({ url: main.url, secret: SECRET });
 	});
@@ -247,7 +250,7 @@ describe('live over-limit pause alerts (examples/live-pause-alerts-to-file.json)
 			board = await activate(
 				configureSupervisionExample(await readExample('agent-board.json'), {
 					credential,
-					table,
+					table: tableRef,
 					outputFolder,
 				}),
 			);
