@@ -174,15 +174,20 @@ export class ExampleImporter {
 	}
 
 	/**
-	 * n8n 1.x, as the note says: From List (1.x shows the pasted By Name as an unknown mode "name"),
-	 * then the table, in the open Data table node.
+	 * n8n 1.x, as the note says: "From list" (1.x shows the pasted By Name as an unknown mode
+	 * "name"), then the table, in the open Data table node.
 	 */
 	private async pickTable(name: string): Promise<void> {
 		const locator = this.page.getByTestId('ndv').getByTestId('resource-locator-dataTableId');
 		await locator.getByTestId('rlc-mode-selector').click();
-		await this.page.getByRole('option', { name: 'From List', exact: true }).click();
+		await this.page.getByRole('option', { name: /^From list$/i }).click();
 		await locator.getByTestId('rlc-input').click();
-		await this.page.getByText(name, { exact: true }).first().click();
+		// An item of the list, not the name in the canvas note behind the panel.
+		await this.page
+			.getByTestId('rlc-item')
+			.filter({ hasText: new RegExp(`^\\s*${name}\\s*$`) })
+			.first()
+			.click();
 	}
 
 	/** n8n 1.x, as the note says: the nodes that make the table (2.x only) deleted. */

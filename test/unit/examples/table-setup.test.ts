@@ -101,7 +101,7 @@ describe.each(SUPERVISION)('%s', (file) => {
 		expect(note).toContain(`delete **${PUBLISHED}** and **${CREATE}**`);
 		expect(note).toContain(`the number columns ${numbers.join(', ')}`);
 		expect(note).toContain(`the string columns ${strings.join(', ')}`);
-		expect(note).toMatch(/choose From List → `dialer_agents`/);
+		expect(note).toMatch(/choose From list → `dialer_agents`/);
 	});
 
 	it('keeps its note short: about 10 lines, no dates or measured figures', () => {
