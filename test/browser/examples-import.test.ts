@@ -239,8 +239,9 @@ describe('the examples imported in the editor and configured as their notes say 
 			expect(executions.filter((execution) => execution.status === 'error')).toEqual([]);
 			const lines = await readLines(log);
 			expect(lines).toEqual([
+				// With n8n behind (a busy machine), the line says how late it is.
 				expect.stringMatching(
-					/^\S+\tAgent 501 still paused, 8-s limit reached at \d\d:\d\d \(pause 7 since \d\d:\d\d\)$/,
+					/^\S+\tAgent 501 still paused, 8-s limit reached at \d\d:\d\d \(pause 7 since \d\d:\d\d\)(; alerted \d+ s after the limit: n8n was \d+ s behind)?$/,
 				),
 			]);
 		});

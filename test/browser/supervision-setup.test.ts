@@ -176,9 +176,10 @@ describe('supervision set up as the notes say: paste, pick the credential, publi
 		// Both pauses are decided at their limit plus 2 s: then the log holds the one line.
 		await sleep(3000);
 		expect(await readLines(log)).toEqual([
+			// With n8n behind (a busy machine), the line says how late it is.
 			expect.stringMatching(
 				new RegExp(
-					`^\\S+\\tAgent ${OVER} still paused, 8-s limit reached at \\d\\d:\\d\\d \\(pause 7 since \\d\\d:\\d\\d\\)$`,
+					`^\\S+\\tAgent ${OVER} still paused, 8-s limit reached at \\d\\d:\\d\\d \\(pause 7 since \\d\\d:\\d\\d\\)(; alerted \\d+ s after the limit: n8n was \\d+ s behind)?$`,
 				),
 			),
 		]);
