@@ -26,7 +26,13 @@ import {
 	type WorkflowInput,
 	type WorkflowNode,
 } from './n8n/api';
-import { AgentTable } from './n8n/dataTables';
+import {
+	AGENT_TABLE_NAME,
+	AgentTable,
+	pointAtTable,
+	workflowsCreateTables,
+	type DataTableRef,
+} from './n8n/dataTables';
 import {
 	DIALER_TYPE,
 	RECOMMENDED_N8N_SETTINGS,
@@ -63,7 +69,9 @@ const LOCAL_NODE_TYPES = new Set([
 	'n8n-nodes-base.convertToFile',
 	'n8n-nodes-base.readWriteFile',
 	'n8n-nodes-base.stickyNote',
-	// n8n's own storage and timer: the supervision examples' agents table and pause wait.
+	// n8n's own storage and timer: the supervision examples' agents table (made when published)
+	// and pause wait.
+	'n8n-nodes-base.n8nTrigger',
 	DATA_TABLE_TYPE,
 	'n8n-nodes-base.summarize',
 	'n8n-nodes-base.wait',
@@ -76,8 +84,6 @@ const LOCAL_NODE_TYPES = new Set([
 /** The examples' "Settings" node holds the folder their files go to; the demo points it at its own. */
 const SETTINGS_NODE = 'Settings';
 const EXECUTION_TIMEOUT_MS = 60_000;
-/** The name the supervision examples' notes give the agents' data table. */
-const AGENT_TABLE_NAME = 'dialer_agents';
 export const LIVE_ALERTS_EXAMPLE = 'live-pause-alerts-to-file.json';
 export const ALERT_LOG = 'over-limit-pauses.log';
 export const WALLBOARD_EXAMPLE = 'supervisor-wallboard.json';
@@ -171,11 +177,7 @@ export function needsNoOutsideService(workflow: WorkflowInput): boolean {
 	return workflow.nodes.every((node) => LOCAL_NODE_TYPES.has(node.type));
 }
 
-/** An n8n data table, as the supervision examples' Data table nodes refer to it. */
-export interface DataTableRef {
-	id: string;
-	name: string;
-}
+export type { DataTableRef } from './n8n/dataTables';
 
 /** The wallboard's credentials: the page's Basic Auth login and the key its data is read with. */
 export interface WallboardCredentials {
@@ -210,15 +212,6 @@ export function configureExample(
 		const signsOrChecksKey = node.type === JWT_TYPE || node.parameters.authentication === 'jwtAuth';
 		if (wallboard && signsOrChecksKey)
 			return { ...node, credentials: uses('jwtAuth', wallboard.key) };
-		if (node.type === DATA_TABLE_TYPE && table) {
-			const dataTableId = {
-				__rl: true,
-				mode: 'list',
-				value: table.id,
-				cachedResultName: table.name,
-			};
-			return { ...node, parameters: { ...node.parameters, dataTableId } };
-		}
 		if (node.name !== SETTINGS_NODE) return node;
 		const parameters = structuredClone(node.parameters) as {
 			assignments?: { assignments?: Array<{ name: string; value: unknown }> };
@@ -228,9 +221,9 @@ export function configureExample(
 		}
 		return { ...node, parameters };
 	});
+	const configured = { ...workflow, nodes };
 	return {
-		...workflow,
-		nodes,
+		...(table ? pointAtTable(configured, table) : configured),
 		settings: { ...workflow.settings, saveDataSuccessExecution: 'all' },
 	};
 }
@@ -469,18 +462,23 @@ export async function runDemo(options: DemoOptions): Promise<void> {
 			simulatorCredential(sim, webhookSecret),
 		);
 
-		const table = await AgentTable.create(api, AGENT_TABLE_NAME);
+		// n8n 2.x: the examples make the table when published; 1.x: made here, as the notes say.
+		const byHand = workflowsCreateTables(n8n.n8nVersion)
+			? undefined
+			: await AgentTable.create(api, AGENT_TABLE_NAME);
+		const tableRef: DataTableRef = byHand ?? { name: AGENT_TABLE_NAME };
 		const { wallboard, login: wallboardLogin } = await createWallboardCredentials(api);
 
 		const examples: ImportedExample[] = [];
 		for (const { file, workflow } of await readExamples()) {
 			const local = needsNoOutsideService(workflow);
 			const created = await api.createWorkflow(
-				configureExample(workflow, credential, outputFolder, table, wallboard),
+				configureExample(workflow, credential, outputFolder, tableRef, wallboard),
 			);
 			if (local) await api.activateWorkflow(created.id);
 			examples.push({ file, workflow: created, local });
 		}
+		const table = byHand ?? (await AgentTable.named(api, AGENT_TABLE_NAME));
 		mark('examplesImported');
 		log(`imported ${examples.length} examples, ${examples.filter((e) => e.local).length} active`);
 

@@ -14,7 +14,7 @@ import { request } from 'undici';
 
 import type { Execution } from '../../scripts/n8n/api';
 import { waitUntilServed } from '../../scripts/n8n/api';
-import { AgentTable } from '../../scripts/n8n/dataTables';
+import { exampleTable } from '../../scripts/n8n/dataTables';
 import { triggerUrl } from '../../scripts/n8n/dialer';
 import { configureExample, EXAMPLES_DIR, readExamples } from '../../scripts/demo';
 import type { DialerSimulator } from '../../simulator/types';
@@ -116,13 +116,14 @@ async function settled(target: Target, workflowId: string, before: Set<string>, 
 async function deployLiveAlerts(target: Target, outputFolder: string) {
 	const example = (await readExamples()).find(({ file }) => file === LIVE_ALERTS);
 	if (!example) throw new Error(`${LIVE_ALERTS} is not in ${EXAMPLES_DIR}`);
-	const table = await AgentTable.create(target.api);
+	const table = await exampleTable(target.api);
 	const workflow = await target.api.createWorkflow(
-		configureExample(example.workflow, target.dialer, outputFolder, table),
+		configureExample(example.workflow, target.dialer, outputFolder, table.ref),
 	);
 	await target.api.activateWorkflow(workflow.id);
 	const webhookId = workflow.nodes.find((node) => node.webhookId)!.webhookId!;
 	const url = triggerUrl(target.api, webhookId);
+	await table.made();
 	return { workflowId: workflow.id, url };
 }
 

@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { request } from 'undici';
 
-import { AgentTable } from '../../scripts/n8n/dataTables';
+import { exampleTable } from '../../scripts/n8n/dataTables';
 import {
 	RECOMMENDED_N8N_SETTINGS,
 	sleep,
@@ -179,12 +179,13 @@ export function peakGrowthPerMinute(samples: Array<{ atS: number; rssMb: number 
 /** The supervision examples, configured as their notes say and active; the trigger served. */
 async function deploySupervision(target: Target, folder: string) {
 	const { api } = target;
-	const table = await AgentTable.create(api);
+	// Made by the examples when published (2.x), by hand on 1.x, as their notes say.
+	const tableSetup = await exampleTable(api);
 	const { wallboard, login } = await createWallboardCredentials(api);
 	const deployed: Array<{ file: string; workflow: Workflow }> = [];
 	for (const { file, workflow } of await readExamples()) {
 		if (!SUPERVISION_EXAMPLES.includes(file)) continue;
-		const configured = configureExample(workflow, target.dialer, folder, table, wallboard);
+		const configured = configureExample(workflow, target.dialer, folder, tableSetup.ref, wallboard);
 		// As users run them: the live alerts save no successful execution.
 		const created = await api.createWorkflow({ ...configured, settings: workflow.settings });
 		await api.activateWorkflow(created.id);
@@ -194,6 +195,7 @@ async function deploySupervision(target: Target, folder: string) {
 	const trigger = alerts.nodes.find((node) => node.type === TRIGGER_TYPE)!;
 	const url = triggerUrl(api, trigger.webhookId!);
 	await waitUntilServed(url);
+	const table = await tableSetup.made();
 	const page = wallboardUrl(api, deployed);
 	for (let tries = 0; ; tries++) {
 		try {

@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { DialerSimulator } from '../../simulator/types';
 import { configureExample } from '../demo';
 import { waitUntilServed, type Credential, type WorkflowInput } from '../n8n/api';
-import { AgentTable } from '../n8n/dataTables';
+import { exampleTable } from '../n8n/dataTables';
 import {
 	pollEverySeconds,
 	REPORT_TRIGGER_TYPE,
@@ -145,7 +145,7 @@ export async function liveAlertWatch(
 	credential: Credential,
 	secret: string,
 ) {
-	const table = await AgentTable.create(stack.api);
+	const tableSetup = await exampleTable(stack.api);
 	const outputFolder = path.join(
 		os.homedir(),
 		'.n8n-files',
@@ -153,7 +153,7 @@ export async function liveAlertWatch(
 	);
 	await mkdir(outputFolder, { recursive: true });
 	const example = JSON.parse(readFileSync(ALERT_EXAMPLE, 'utf8')) as WorkflowInput;
-	const configured = configureExample(example, credential, outputFolder, table);
+	const configured = configureExample(example, credential, outputFolder, tableSetup.ref);
 	const workflow = await stack.api.createWorkflow({
 		...configured,
 		nodes: configured.nodes.map((node) =>
@@ -164,6 +164,8 @@ export async function liveAlertWatch(
 	const trigger = workflow.nodes.find((node) => node.type === TRIGGER_TYPE)!;
 	const url = triggerUrl(stack.api, trigger.webhookId!);
 	await waitUntilServed(url);
+	// Made by the example once published: only then can the first event be saved.
+	await tableSetup.made();
 	const receiver = sim.webhooks.register({ url, secret });
 	const udate = Math.floor(Date.now() / 1000);
 	const pauses = PAUSE_LIMITS_SECONDS.flatMap((limit, group) =>

@@ -10,7 +10,6 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { Dialer } from '../../nodes/Dialer/Dialer.node';
 import { DialerTrigger } from '../../nodes/DialerTrigger/DialerTrigger.node';
 import type { Credential, N8nApi, Workflow, WorkflowNode } from '../../scripts/n8n/api';
-import { AgentTable } from '../../scripts/n8n/dataTables';
 import { TRIGGER_VERSION } from '../../scripts/n8n/dialer';
 import { configureExample, readExamples } from '../../scripts/demo';
 import {
@@ -339,29 +338,19 @@ describe('the nodes in the n8n editor (Chromium)', () => {
 		const example = (await readExamples()).find(
 			({ file }) => file === 'live-pause-alerts-to-file.json',
 		)!;
-		// A real table, as after the user picked it: an empty Data table node would show a warning.
-		const table = await AgentTable.create(api);
-		try {
-			const { name, nodes, connections } = configureExample(
-				example.workflow,
-				credential,
-				'',
-				table,
-			);
-			const workflow = await createWorkflow(name, nodes, connections);
-			await openWorkflow(page, workflow.id);
-			const dataTableNodes = example.workflow.nodes.filter(
-				(node) => node.type === 'n8n-nodes-base.dataTable',
-			).length;
-			await expect(
-				page
-					.locator('[data-test-id="canvas-node"][data-node-type="n8n-nodes-base.dataTable"]')
-					.count(),
-			).resolves.toBe(dataTableNodes);
-			await expectIcons(page, 'dialer.svg', 1);
-		} finally {
-			await table.delete();
-		}
+		// As pasted: every Data table node names the table By Name (none made yet: it is not published).
+		const { name, nodes, connections } = configureExample(example.workflow, credential, '');
+		const workflow = await createWorkflow(name, nodes, connections);
+		await openWorkflow(page, workflow.id);
+		const dataTableNodes = example.workflow.nodes.filter(
+			(node) => node.type === 'n8n-nodes-base.dataTable',
+		).length;
+		await expect(
+			page
+				.locator('[data-test-id="canvas-node"][data-node-type="n8n-nodes-base.dataTable"]')
+				.count(),
+		).resolves.toBe(dataTableNodes);
+		await expectIcons(page, 'dialer.svg', 1);
 	});
 
 	it('logs no errors in the page', () => {

@@ -2,8 +2,9 @@
  * The examples as a user meets them, in a real browser (Debian's Chromium driven by
  * playwright-core) against the e2e run's n8n: each example that needs configuration is pasted
  * onto a new workflow, configured in its panels as its yellow note says (the Dialer credential,
- * the agents' data table, the output folder, the wallboard's login and key, picked and typed in
- * the editor, never set through the API), saved and activated with the editor's own buttons, and
+ * the output folder, the wallboard's login and key, picked and typed in the editor, never set
+ * through the API; on n8n 1.x the note's table steps too: the table made by hand, the two nodes
+ * that make it on 2.x deleted, the table picked), saved and activated with the editor's own buttons, and
  * then shown to work: a scripted over-limit pause from the simulator produces its alert line, the
  * board and the wallboard answer with the agents, yesterday's forms land on disk.
  */
@@ -18,7 +19,7 @@ import {
 	type Workflow,
 	type WorkflowNode,
 } from '../../scripts/n8n/api';
-import { AgentTable } from '../../scripts/n8n/dataTables';
+import { AGENT_TABLE_NAME, AgentTable, workflowsCreateTables } from '../../scripts/n8n/dataTables';
 import { simulatorCredential, sleep, triggerUrl } from '../../scripts/n8n/dialer';
 import { launchEditorBrowser } from '../../scripts/editor';
 import { readExamples } from '../../scripts/demo';
@@ -27,7 +28,7 @@ import type { AgentEvent, DialerSimulator } from '../../simulator/types';
 import { connectN8n, readConnection, registerSecret } from '../e2e/setup/connection';
 import { ALL } from '../setup/lanes';
 import { makeOutputFolder, readLines, removeOutputFolder } from '../e2e/support/supervision';
-import { DATA_TABLE, ExampleImporter, until } from '../support/exampleImport';
+import { ExampleImporter, readsOrWritesRows, until } from '../support/exampleImport';
 
 const WEBHOOK_SECRET = 'examples-import-webhook-secret';
 const WALLBOARD_LOGIN = { user: 'wallboard', password: 'examples-import-wallboard-password' };
@@ -51,7 +52,8 @@ describe('the examples imported in the editor and configured as their notes say 
 	let credential: Credential;
 	/** The wallboard's Basic Auth login and its JWT key, by credential type. */
 	let wallboardCredentials: Record<'httpBasicAuth' | 'jwtAuth', Credential>;
-	let table: AgentTable;
+	/** n8n 1.x: made by hand as the note says; 2.x: none (the examples make it when published). */
+	let table: AgentTable | undefined;
 	let outputFolder: string;
 	let browser: Browser;
 	let importer: ExampleImporter;
@@ -82,15 +84,18 @@ describe('the examples imported in the editor and configured as their notes say 
 
 	/**
 	 * What import, pick and save (and, for `reopened`, opening it again) left in each Data table
-	 * node: the table, every condition as the example has it, the order and amount of its read.
+	 * node that reads or writes rows: the table (By Name as pasted on 2.x, picked from the list on
+	 * 1.x), every condition as the example has it, the order and amount of its read.
 	 */
-	function expectTablesKept(saved: Workflow, original: Workflow, tableBy = 'list'): void {
-		for (const node of original.nodes.filter((candidate) => candidate.type === DATA_TABLE)) {
+	function expectTablesKept(saved: Workflow, original: Workflow): void {
+		for (const node of original.nodes.filter(readsOrWritesRows)) {
 			const kept = nodeNamed(saved, node.name).parameters;
 			const { mode, value } = kept.dataTableId as { mode: string; value: string };
 			expect({ node: node.name, table: { mode, value } }).toEqual({
 				node: node.name,
-				table: { mode: tableBy, value: tableBy === 'name' ? table.name : table.id },
+				table: table
+					? { mode: 'list', value: table.id }
+					: { mode: 'name', value: AGENT_TABLE_NAME },
 			});
 			expect({ node: node.name, conditions: conditionsOf(kept) }).toEqual({
 				node: node.name,
@@ -133,7 +138,7 @@ describe('the examples imported in the editor and configured as their notes say 
 				algorithm: 'HS256',
 			}),
 		};
-		table = await AgentTable.create(api);
+		if (!workflowsCreateTables(n8nVersion)) table = await AgentTable.create(api, AGENT_TABLE_NAME);
 		outputFolder = await makeOutputFolder();
 		browser = await launchEditorBrowser();
 		const { ownerEmail, ownerPassword } = readConnection();
@@ -152,7 +157,10 @@ describe('the examples imported in the editor and configured as their notes say 
 			await api.deactivateWorkflow(id).catch(() => undefined);
 			await api.deleteWorkflow(id).catch(() => undefined);
 		}
-		await table?.delete().catch(() => undefined);
+		// Made by hand (1.x) or by the published examples (2.x).
+		await (table ?? (await AgentTable.named(api, AGENT_TABLE_NAME, 0).catch(() => undefined)))
+			?.delete()
+			.catch(() => undefined);
 		for (const made of [credential, ...Object.values(wallboardCredentials ?? {})]) {
 			if (made) await api.deleteCredential(made.id).catch(() => undefined);
 		}
@@ -231,8 +239,9 @@ describe('the examples imported in the editor and configured as their notes say 
 			expect(executions.filter((execution) => execution.status === 'error')).toEqual([]);
 			const lines = await readLines(log);
 			expect(lines).toEqual([
+				// With n8n behind (a busy machine), the line says how late it is.
 				expect.stringMatching(
-					/^\S+\tAgent 501 still paused, 8-s limit reached at \d\d:\d\d \(pause 7 since \d\d:\d\d\)$/,
+					/^\S+\tAgent 501 still paused, 8-s limit reached at \d\d:\d\d \(pause 7 since \d\d:\d\d\)(; alerted \d+ s after the limit: n8n was \d+ s behind)?$/,
 				),
 			]);
 		});
@@ -284,19 +293,6 @@ describe('the examples imported in the editor and configured as their notes say 
 			expectTablesKept(saved, await original(FILE));
 			await reopenAndExpectTablesKept(FILE, saved);
 		});
-
-		// n8n 1.x's Data table node has no By Name.
-		(n8nVersion.startsWith('2.') ? it : it.skip)(
-			'keeps its read with the table typed By Name',
-			async () => {
-				const byName = await importer.importAsTheNoteSays(FILE, {
-					publish: false,
-					tableBy: 'name',
-				});
-				expectTablesKept(byName, await original(FILE), 'name');
-				expectTablesKept(await importer.reopen(FILE, byName), await original(FILE), 'name');
-			},
-		);
 
 		it('answers the page to the login, and the agents to the key in the page', async () => {
 			const { path: pagePath } = nodeNamed(saved, 'Wallboard').parameters;

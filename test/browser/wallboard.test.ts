@@ -98,7 +98,7 @@ describe('the supervisor wallboard in Chromium (examples/supervisor-wallboard.js
 		wallboard = await api.createWorkflow(
 			configureSupervisionExample(await readExample('supervisor-wallboard.json'), {
 				credential,
-				table: alerts.table,
+				table: alerts.tableRef,
 				outputFolder: alerts.outputFolder,
 				wallboard: wallboardCredentials,
 			}),

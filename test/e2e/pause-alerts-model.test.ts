@@ -35,11 +35,12 @@ import {
 	type OwnAlertN8n,
 } from './support/liveAlerts';
 import {
-	AgentTable,
+	exampleTable,
 	makeOutputFolder,
 	removeOutputFolder,
 	type AgentRow,
 } from './support/supervision';
+import { AGENT_TABLE_NAME } from '../../scripts/n8n/dataTables';
 import { takeOneCore } from '../../scripts/services/busyMachine';
 import { event, post, sleep } from './support/triggerWorkflows';
 
@@ -144,7 +145,8 @@ describe('live over-limit pause alerts and the agent board on a generated shift,
 
 	/** The live alerts and the board pasted in the editor, configured and published as their notes say. */
 	async function importInTheEditor(n8n: N8nInstance, credential: Credential) {
-		const table = await AgentTable.create(n8n.api);
+		// As pasted: the examples' own table name (this n8n is the test's own).
+		const table = await exampleTable(n8n.api, AGENT_TABLE_NAME);
 		const outputFolder = await makeOutputFolder();
 		const browser = await launchEditorBrowser();
 		try {
@@ -152,7 +154,7 @@ describe('live over-limit pause alerts and the agent board on a generated shift,
 				browser,
 				n8n.api,
 				{ email: n8n.ownerEmail, password: n8n.ownerPassword, n8nVersion: N8N_VERSION },
-				{ credential, table, outputFolder },
+				{ credential, table: table.byHand, outputFolder },
 			);
 			const alertWorkflow = await importer.importAsTheNoteSays(ALERT_EXAMPLE);
 			board = await importer.importAsTheNoteSays('agent-board.json');

@@ -52,7 +52,8 @@ const waiting = [
 /**
  * The credential test, the digest, loading and installing from the tarball (npm's install beside
  * the waiting suites and the trigger's secret rotation: n8n took 50 s to save a credential and
- * deliveries timed out), then the examples imported in the editor.
+ * deliveries timed out), then the examples imported in the editor, and supervision set up as a
+ * supervisor does it.
  */
 const examples = [
 	e2e('credential-test'),
@@ -60,6 +61,8 @@ const examples = [
 	e2e('package-loading'),
 	e2e('install-from-tarball'),
 	browser('examples-import'),
+	// After it, on the same n8n: each deletes the dialer_agents table the examples made.
+	browser('supervision-setup'),
 ];
 
 /**
@@ -84,6 +87,8 @@ const n8n1 = [
 	e2e('dialer-faults'),
 	e2e('dialer'),
 	browser('examples-import'),
+	// The notes' 1.x steps: the table made by hand, the 2.x table-making nodes deleted.
+	browser('supervision-setup'),
 	...(ALL
 		? [
 				// Its 2 s bound failed beside queue mode's burst (1.x saved an event 1.8 s late); the

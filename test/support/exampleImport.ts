@@ -1,9 +1,11 @@
 /**
  * An example imported as its yellow note tells a user: pasted onto a new workflow in n8n's editor
- * (headless Chromium); its Dialer credential, agents' data table, output folder and the
- * wallboard's login and key picked and typed in the node panels, and "Save successful production
- * executions" turned off where the note asks (never set through the API); saved and published
- * with the editor's own buttons.
+ * (headless Chromium); its Dialer credential, output folder and the wallboard's login and key
+ * picked and typed in the node panels, and "Save successful production executions" turned off
+ * where the note asks (never set through the API); saved and published with the editor's own
+ * buttons. On n8n 2.x the agents' data table is left as pasted (By Name; the example makes it when
+ * published); on 1.x the note's 1.x steps: its two table-making nodes deleted and the table made
+ * by hand picked from the list in every Data table node.
  */
 import { type Browser, type Page, type Request } from 'playwright-core';
 
@@ -12,9 +14,10 @@ import {
 	type Credential,
 	type N8nApi,
 	type Workflow,
+	type WorkflowInput,
 	type WorkflowNode,
 } from '../../scripts/n8n/api';
-import type { AgentTable } from '../../scripts/n8n/dataTables';
+import { AGENT_TABLE_NAME, TABLE_SETUP_NODES, type AgentTable } from '../../scripts/n8n/dataTables';
 import { sleep } from '../../scripts/n8n/dialer';
 import { closeNode, editorContext, openNode, type EditorLogin } from '../../scripts/editor';
 import { readExamples } from '../../scripts/demo';
@@ -25,19 +28,21 @@ export const DIALER_TYPES = /^n8n-nodes-dialer\./;
 /** The editor's address of a saved workflow (a new one is at /workflow/new). */
 const SAVED_WORKFLOW = /\/workflow\/(?!new\b)([A-Za-z0-9]+)(?:[?#]|$)/;
 
-/** How the user names the table in a Data table node: from its list, or By Name typed. */
-export type TablePick = 'list' | 'name';
-
-/** How an example is imported: published (as its note's last step says) and the table's pick. */
+/** How an example is imported: published (as its note's last step says) or only saved. */
 export interface ImportSteps {
 	publish?: boolean;
-	tableBy?: TablePick;
 }
 
-/** What the notes ask to pick or type: the credentials, the table, the folder. */
+/** Whether a node of the example reads or writes rows (not the Create step, which names none). */
+export function readsOrWritesRows(node: WorkflowNode): boolean {
+	return node.type === DATA_TABLE && node.parameters.resource !== 'table';
+}
+
+/** What the notes ask to pick or type: the credentials, the table (1.x), the folder. */
 export interface ImportChoices {
 	credential: Credential;
-	table: AgentTable;
+	/** n8n 1.x: the table made by hand as the note's 1.x steps say, picked from the list. */
+	table?: AgentTable;
 	outputFolder: string;
 	/** The wallboard's Basic Auth login and its JWT key, by credential type. */
 	wallboard?: Record<'httpBasicAuth' | 'jwtAuth', Credential>;
@@ -91,17 +96,11 @@ export class ExampleImporter {
 		return new ExampleImporter(await context.newPage(), api, login.n8nVersion, choices);
 	}
 
-	/**
-	 * Pasted, configured as the note says, saved and (unless told not to) published. The table is
-	 * picked from the list unless `tableBy` is 'name'.
-	 */
-	async importAsTheNoteSays(
-		file: string,
-		{ publish = true, tableBy = 'list' }: ImportSteps = {},
-	): Promise<Workflow> {
+	/** Pasted, configured as the note says, saved and (unless told not to) published. */
+	async importAsTheNoteSays(file: string, { publish = true }: ImportSteps = {}): Promise<Workflow> {
 		await this.paste(file);
-		await this.configure(file, tableBy);
-		const saved = await this.save(file, tableBy);
+		await this.configure(file);
+		const saved = await this.save(file);
 		if (publish) await this.activate(saved.id);
 		return saved;
 	}
@@ -122,9 +121,14 @@ export class ExampleImporter {
 		page.on('request', onRequest);
 		try {
 			await page.goto(`/workflow/${saved.id}`);
-			const last = workflow.nodes.filter((node) => node.type !== STICKY_NOTE).at(-1)!;
+			// The last node kept (on 1.x the table-making ones were deleted).
+			const last = workflow.nodes
+				.filter((node) => node.type !== STICKY_NOTE)
+				.filter((node) => !(this.choices.table && TABLE_SETUP_NODES.includes(node.name)))
+				.at(-1)!;
 			await page.locator(`[data-test-id="canvas-node"][data-node-name="${last.name}"]`).waitFor();
-			for (const node of workflow.nodes.filter((candidate) => candidate.type === DATA_TABLE)) {
+			await this.fitWithMargin();
+			for (const node of workflow.nodes.filter(readsOrWritesRows)) {
 				await openNode(page, node.name);
 				await page
 					.getByTestId('ndv')
@@ -146,6 +150,16 @@ export class ExampleImporter {
 		return api.rest<Workflow>('GET', `/rest/workflows/${saved.id}`);
 	}
 
+	/**
+	 * Zoom to fit, then one step out (the "-" key): fitted, a node in a corner can lie under the
+	 * minimap (bottom left), which then takes the click.
+	 */
+	private async fitWithMargin(): Promise<void> {
+		await this.page.getByTestId('zoom-to-fit').click();
+		await this.page.keyboard.press('-');
+		await sleep(300);
+	}
+
 	private async paste(file: string): Promise<void> {
 		const { page } = this;
 		const workflow = await exampleWorkflow(file);
@@ -159,7 +173,7 @@ export class ExampleImporter {
 		await page.keyboard.press('ControlOrMeta+V');
 		const last = workflow.nodes.filter((node) => node.type !== STICKY_NOTE).at(-1)!;
 		await page.locator(`[data-test-id="canvas-node"][data-node-name="${last.name}"]`).waitFor();
-		await page.getByTestId('zoom-to-fit').click();
+		await this.fitWithMargin();
 		// n8n 1.x lists data tables only for a saved workflow (2.x has saved it already): as the
 		// notes say, save before picking.
 		if (!SAVED_WORKFLOW.test(page.url())) await page.keyboard.press('ControlOrMeta+s');
@@ -174,21 +188,32 @@ export class ExampleImporter {
 		await this.page.getByRole('option').filter({ hasText: name }).first().click();
 	}
 
-	/** Picks the data table from the list in the open Data table node, or types it By Name. */
-	private async pickTable(name: string, tableBy: TablePick): Promise<void> {
+	/**
+	 * n8n 1.x, as the note says: "From list" (1.x shows the pasted By Name as an unknown mode
+	 * "name"), then the table, in the open Data table node.
+	 */
+	private async pickTable(name: string): Promise<void> {
 		const locator = this.page.getByTestId('ndv').getByTestId('resource-locator-dataTableId');
-		if (tableBy === 'name') {
-			await locator.getByTestId('rlc-mode-selector').click();
-			await this.page.getByRole('option', { name: 'By Name', exact: true }).click();
-			const input = locator
-				.locator('input[data-test-id="rlc-input"], [data-test-id="rlc-input"] input')
-				.first();
-			await input.fill(name);
-			await input.press('Tab');
-			return;
-		}
+		await locator.getByTestId('rlc-mode-selector').click();
+		await this.page.getByRole('option', { name: /^From list$/i }).click();
 		await locator.getByTestId('rlc-input').click();
-		await this.page.getByText(name, { exact: true }).first().click();
+		// An item of the list, not the name in the canvas note behind the panel.
+		await this.page
+			.getByTestId('rlc-item')
+			.filter({ hasText: new RegExp(`^\\s*${name}\\s*$`) })
+			.first()
+			.click();
+	}
+
+	/** n8n 1.x, as the note says: the nodes that make the table (2.x only) deleted. */
+	private async deleteTableSetup(workflow: WorkflowInput): Promise<void> {
+		for (const name of TABLE_SETUP_NODES) {
+			if (!workflow.nodes.some((node) => node.name === name)) continue;
+			const node = this.page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`);
+			await node.click();
+			await this.page.keyboard.press('Delete');
+			await node.waitFor({ state: 'detached' });
+		}
 	}
 
 	/** Types the folder into the Settings node's outputFolder field. */
@@ -209,16 +234,18 @@ export class ExampleImporter {
 		await closeNode(this.page);
 	}
 
-	/** What the note says about the credential, the table and the folder, done in the editor. */
-	private async configure(file: string, tableBy: TablePick): Promise<void> {
+	/** What the note says about the credential, the table (1.x) and the folder, in the editor. */
+	private async configure(file: string): Promise<void> {
 		const { page, choices } = this;
 		const workflow = await exampleWorkflow(file);
+		const table = choices.table;
+		if (table) await this.deleteTableSetup(workflow);
 		for (const node of workflow.nodes) {
 			const wallboardType = wallboardCredentialType(node);
 			const pick = DIALER_TYPES.test(node.type)
 				? () => this.pickCredential(choices.credential.name)
-				: node.type === DATA_TABLE
-					? () => this.pickTable(choices.table.name, tableBy)
+				: table && readsOrWritesRows(node)
+					? () => this.pickTable(table.name)
 					: wallboardType && choices.wallboard
 						? () => this.pickCredential(choices.wallboard![wallboardType].name)
 						: undefined;
@@ -251,16 +278,16 @@ export class ExampleImporter {
 	 * Saves as a user does (Ctrl+S; n8n 2.x also saves by itself) and returns the workflow once n8n
 	 * has stored what was done in the editor: the credential, the tables and the folder.
 	 */
-	private async save(file: string, tableBy: TablePick): Promise<Workflow> {
+	private async save(file: string): Promise<Workflow> {
 		const { page, api, choices } = this;
 		await page.keyboard.press('ControlOrMeta+s');
 		const id = SAVED_WORKFLOW.exec(page.url())![1];
 		this.workflowIds.push(id);
 		const workflow = await exampleWorkflow(file);
-		const table = {
-			mode: tableBy,
-			value: tableBy === 'name' ? choices.table.name : choices.table.id,
-		};
+		// As pasted (2.x), or picked from the list (1.x).
+		const table = choices.table
+			? { mode: 'list', value: choices.table.id }
+			: { mode: 'name', value: AGENT_TABLE_NAME };
 		return until(`workflow ${id} saved with its configuration`, async () => {
 			// n8n 2.x gives a new workflow its ID in the address before the save has stored it.
 			const saved = await api.rest<Workflow>('GET', `/rest/workflows/${id}`).catch((error) => {
@@ -270,9 +297,10 @@ export class ExampleImporter {
 			if (!saved) return undefined;
 			const configured = workflow.nodes.every((node) => {
 				const kept = saved.nodes.find((candidate) => candidate.name === node.name);
+				if (choices.table && TABLE_SETUP_NODES.includes(node.name)) return kept === undefined;
 				if (DIALER_TYPES.test(node.type))
 					return kept?.credentials?.dialerApi?.id === choices.credential.id;
-				if (node.type === DATA_TABLE) {
+				if (readsOrWritesRows(node)) {
 					const picked = kept?.parameters.dataTableId as { mode?: string; value?: string };
 					return picked?.mode === table.mode && picked.value === table.value;
 				}

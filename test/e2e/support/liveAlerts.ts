@@ -19,10 +19,12 @@ import {
 } from '../../../scripts/n8n/api';
 import { sleep, triggerUrl } from '../../../scripts/n8n/dialer';
 import { startN8n, type N8nInstance } from '../../../scripts/n8n/instance';
+import type { DataTableRef, ExampleTable } from '../../../scripts/n8n/dataTables';
 import type { AgentEvent } from '../../../simulator/types';
 import { registerSecret } from '../setup/connection';
 import {
 	AgentTable,
+	exampleTable,
 	configureSupervisionExample,
 	makeOutputFolder,
 	removeOutputFolder,
@@ -135,6 +137,8 @@ export interface AlertDeployment {
 	/** The trigger's production URL. */
 	url: string;
 	table: AgentTable;
+	/** How other examples beside it name that table (By Name on 2.x; the table by hand on 1.x). */
+	tableRef: DataTableRef;
 	outputFolder: string;
 	/** Deactivates and deletes the workflow, the table and the folder. */
 	remove(): Promise<void>;
@@ -145,10 +149,14 @@ export async function deployAlertExample(
 	api: N8nApi,
 	credential: Credential,
 ): Promise<AlertDeployment> {
-	const table = await AgentTable.create(api);
+	const table = await exampleTable(api);
 	const outputFolder = await makeOutputFolder();
 	const example = await readExample(ALERT_EXAMPLE);
-	const configured = configureSupervisionExample(example, { credential, table, outputFolder });
+	const configured = configureSupervisionExample(example, {
+		credential,
+		table: table.ref,
+		outputFolder,
+	});
 	const workflow = await api.createWorkflow(configured);
 	return servedDeployment(api, [workflow], table, outputFolder, () =>
 		api.activateWorkflow(workflow.id),
@@ -162,7 +170,7 @@ export async function deployAlertExample(
 export async function servedDeployment(
 	api: N8nApi,
 	workflows: Workflow[],
-	table: AgentTable,
+	tableSetup: ExampleTable,
 	outputFolder: string,
 	activate: () => Promise<unknown> = async () => undefined,
 ): Promise<AlertDeployment> {
@@ -172,7 +180,8 @@ export async function servedDeployment(
 			await api.deactivateWorkflow(id).catch(() => undefined);
 			await api.deleteWorkflow(id).catch(() => undefined);
 		}
-		await table.delete().catch(() => undefined);
+		// Made by the example when published (2.x), or by hand (1.x).
+		await tableSetup.remove().catch(() => undefined);
 		await removeOutputFolder(outputFolder);
 	};
 	try {
@@ -180,7 +189,8 @@ export async function servedDeployment(
 		const trigger = workflow.nodes.find((node) => node.name === TRIGGER_NODE)!;
 		const url = triggerUrl(api, trigger.webhookId!);
 		await waitUntilServed(url);
-		return { workflow, url, table, outputFolder, remove };
+		const table = await tableSetup.made();
+		return { workflow, url, table, tableRef: tableSetup.ref, outputFolder, remove };
 	} catch (error) {
 		await remove();
 		throw error;

@@ -10,9 +10,14 @@ import path from 'node:path';
 
 import { configureExample, type WallboardCredentials } from '../../../scripts/demo';
 import type { Credential, WorkflowInput } from '../../../scripts/n8n/api';
-import type { AgentTable } from '../../../scripts/n8n/dataTables';
+import type { DataTableRef } from '../../../scripts/n8n/dataTables';
 
-export { AGENT_TABLE_COLUMNS, AgentTable, type AgentRow } from '../../../scripts/n8n/dataTables';
+export {
+	AGENT_TABLE_COLUMNS,
+	AgentTable,
+	exampleTable,
+	type AgentRow,
+} from '../../../scripts/n8n/dataTables';
 
 /**
  * A folder the examples may write to: n8n 2.x lets nodes write only under
@@ -46,7 +51,8 @@ export function configureSupervisionExample(
 	workflow: WorkflowInput,
 	setup: {
 		credential: Credential;
-		table: AgentTable;
+		/** By name (made when published, 2.x) or an AgentTable made by hand (1.x). */
+		table: DataTableRef;
 		outputFolder: string;
 		wallboard?: WallboardCredentials;
 	},

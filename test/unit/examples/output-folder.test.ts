@@ -9,8 +9,6 @@ import path from 'node:path';
 
 const EXAMPLES = path.join(__dirname, '../../../examples');
 const DEFAULT_FOLDER = '.n8n-files';
-/** Supervision examples whose owner applies the default in their own change; drop them then. */
-const PENDING = new Set(['agent-board.json', 'live-pause-alerts-to-file.json']);
 const FOLDER_EXPRESSION = "={{ $('Settings').first().json.outputFolder }}/";
 
 interface Node {
@@ -40,28 +38,18 @@ const examples = readdirSync(EXAMPLES)
 	})
 	.filter(({ writes }) => writes.length > 0);
 
-describe.each(examples.filter(({ file }) => !PENDING.has(file)))(
-	'$file',
-	({ folder, writes, note }) => {
-		it(`defaults Settings → outputFolder to ${DEFAULT_FOLDER}`, () => {
-			expect(folder).toBe(DEFAULT_FOLDER);
-		});
+describe.each(examples)('$file', ({ folder, writes, note }) => {
+	it(`defaults Settings → outputFolder to ${DEFAULT_FOLDER}`, () => {
+		expect(folder).toBe(DEFAULT_FOLDER);
+	});
 
-		it('writes every file into that folder', () => {
-			for (const write of writes)
-				expect(String(write.parameters.fileName).startsWith(FOLDER_EXPRESSION)).toBe(true);
-		});
+	it('writes every file into that folder', () => {
+		for (const write of writes)
+			expect(String(write.parameters.fileName).startsWith(FOLDER_EXPRESSION)).toBe(true);
+	});
 
-		it('says in its note how to create the folder', () => {
-			expect(note).toContain('mkdir -p ~/.n8n-files');
-			expect(note).toContain('docker exec n8n mkdir -p /home/node/.n8n-files');
-		});
-	},
-);
-
-it('lists as pending only examples that write files, with the old folder or the default', () => {
-	for (const file of PENDING) {
-		const found = examples.find((example) => example.file === file);
-		expect([DEFAULT_FOLDER, '/home/node/.n8n-files/dialer']).toContain(found?.folder);
-	}
+	it('says in its note how to create the folder', () => {
+		expect(note).toContain('mkdir -p ~/.n8n-files');
+		expect(note).toContain('docker exec n8n mkdir -p /home/node/.n8n-files');
+	});
 });
