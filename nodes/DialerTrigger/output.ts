@@ -52,6 +52,9 @@ function orderOf(second: number, event: string, shiftSeconds: number): number {
 	return (second + shiftSeconds) * 10 + ORDER_IN_A_SECOND.indexOf(event) + 1;
 }
 
+/** How long the dialer waits for n8n to answer a delivery before it gives up on the event. */
+const DELIVERY_TIMEOUT_MS = 5_000;
+
 const MISSING_START =
 	'The dialer sent no udate (the start of the pause or call): the event time t is used instead';
 
@@ -139,7 +142,16 @@ export function buildEventItem(
 	}
 	readable.dialerClockOffsetSeconds = clock.offsetSeconds;
 	// Whole seconds, as `t` is: a dialer in step gets the very same times.
-	readable.n8nClock = timesAsText(times, timezone, clock.offsetSeconds * 1000);
+	const n8nClock = timesAsText(times, timezone, clock.offsetSeconds * 1000);
+	if (typeof times.maxDurationReachedAt === 'number') {
+		// By then every event the dialer stamped before the maximum has reached n8n, or the dialer
+		// gave up on it. Counted from this delivery's own arrival, which is never earlier on n8n's
+		// clock than its `t`: right whatever the offset reads.
+		const settledMs =
+			receivedAt.toMillis() + (times.maxDurationReachedAt - payload.t) * 1000 + DELIVERY_TIMEOUT_MS;
+		n8nClock.maxDurationSettledAt = DateTime.fromMillis(settledMs, { zone: timezone }).toISO();
+	}
+	readable.n8nClock = n8nClock;
 	const warnings = [clock.warning, note].filter((warning) => warning !== undefined);
 	if (warnings.length > 0) readable.warnings = warnings;
 	return { ...readable, ...payload };

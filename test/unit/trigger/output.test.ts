@@ -150,6 +150,8 @@ describe('the item a workflow receives', () => {
 				pauseStartedAt: '2025-11-22T08:21:46.000Z',
 				maxDurationReachedAt: '2025-11-22T08:36:46.000Z',
 				minDurationReachedAt: null,
+				// Received 1.25 s into the pause_in's second, the maximum 600 s later, then 5 s.
+				maxDurationSettledAt: '2025-11-22T08:36:46.250Z',
 			},
 		});
 	});
