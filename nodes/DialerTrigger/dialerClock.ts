@@ -65,9 +65,16 @@ export function skewWarning(offsetSeconds: number): string {
 	);
 }
 
+/**
+ * The order shift moves only when the offset has moved this far from it: an offset that jitters
+ * by a second around 7.5 minutes (mod 15) keeps one shift.
+ */
+const ORDER_SHIFT_HOLD_SECONDS = 10 * 60;
+
 /** The smallest `arrival − t` of recent deliveries, in buckets of a minute. */
 class Window {
 	private readonly buckets: Bucket[] = [];
+	private orderShift: number | undefined;
 
 	constructor(index: number, sampleMs: number) {
 		this.buckets.push({ index, smallestMs: sampleMs });
@@ -88,6 +95,16 @@ class Window {
 
 	get smallestMs(): number {
 		return Math.min(...this.buckets.map((bucket) => bucket.smallestMs));
+	}
+
+	/** The offset in whole quarter-hours, held while the offset stays near it. */
+	orderShiftFor(offsetSeconds: number): number {
+		if (
+			this.orderShift === undefined ||
+			Math.abs(offsetSeconds - this.orderShift) > ORDER_SHIFT_HOLD_SECONDS
+		)
+			this.orderShift = ORDER_STEP_SECONDS * Math.round(offsetSeconds / ORDER_STEP_SECONDS) || 0;
+		return this.orderShift;
 	}
 
 	/** Whether a delivery fits this offset: no earlier than it allows, nor a clock set back. */
@@ -137,7 +154,7 @@ export class DialerClock {
 		if (!skewed) this.warnedSeconds = undefined;
 		return {
 			offsetSeconds,
-			orderShiftSeconds: ORDER_STEP_SECONDS * Math.round(offsetSeconds / ORDER_STEP_SECONDS) || 0,
+			orderShiftSeconds: window.orderShiftFor(offsetSeconds),
 			newSkew,
 			...(skewed ? { warning: skewWarning(offsetSeconds) } : {}),
 		};

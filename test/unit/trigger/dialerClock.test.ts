@@ -112,6 +112,14 @@ describe("the dialer's clock offset, read from deliveries", () => {
 		expect(clock.observe(NOON + 47, arrival(NOON + 47, 0, 60)).offsetSeconds).toBe(0);
 	});
 
+	it('keeps one order shift for a dialer about 7.5 minutes off, its offset jittering', () => {
+		const clock = new DialerClock();
+		const shifts = [600, 30, 700, 20, 900, 10].map(
+			(afterMs, i) => clock.observe(NOON + i, arrival(NOON + i, 449.9, afterMs)).orderShiftSeconds,
+		);
+		expect(new Set(shifts).size).toBe(1);
+	});
+
 	it.each([
 		[0, 0],
 		[6, 0],
