@@ -122,15 +122,32 @@ describe('the supervisor wallboard in Chromium (examples/supervisor-wallboard.js
 		await webhooks.emit(event('agente.busy', ON_A_CALL, { t: now, udate: now - 95 }));
 		await webhooks.emit(event('agente.ringing', RINGING, { t: now }));
 		await webhooks.emit(event('agente.pause_in', PAUSED, { t: now, pausa_id: 3, udate: now }));
-		// 500 s into a 600-s pause: past 80 % of it, the example's amber.
-		await webhooks.emit(pauseIn(NEAR_LIMIT, 2, now - 500, 600));
-		loggedOutAt = (now - 3600) * 1000;
-		await webhooks.emit(event('agente.logout', OFFLINE, { t: now - 3600 }));
+		// 500 s into a 600-s pause: past 80 % of it, the example's amber. Sent now, as the dialer
+		// sends every event (a delivery 500 s late would read as the dialer's clock set back).
+		await webhooks.emit({ ...pauseIn(NEAR_LIMIT, 2, now - 500, 600), t: now });
 		const deadline = Date.now() + 30_000;
-		while ((await alerts.table.rows()).length < 6) {
-			if (Date.now() > deadline) throw new Error('the alerts workflow did not save six agents');
+		while ((await alerts.table.rows()).length < 5) {
+			if (Date.now() > deadline) throw new Error('the alerts workflow did not save five agents');
 			await sleep(200);
 		}
+		// Logged out an hour ago: its row as the alerts saved it then.
+		loggedOutAt = (now - 3600) * 1000;
+		const loggedOut = DateTime.fromMillis(loggedOutAt, { zone: WORKFLOW_ZONE }).toISO()!;
+		await alerts.table.insert([
+			{
+				agentId: OFFLINE,
+				state: 'offline',
+				lastEvent: 'agente.logout',
+				lastEventAt: loggedOut,
+				eventOrder: (now - 3600) * 10 + 7,
+				since: loggedOut,
+				pauseId: null,
+				pauseStartedAt: null,
+				pauseLimitAt: null,
+				endsPause: 1,
+				receivedAtMs: loggedOutAt,
+			},
+		]);
 
 		browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
 		const context = await browser.newContext({
