@@ -281,10 +281,12 @@ async function playPauses(
 	if (!inTimeAgent) throw new Error('the simulator has fewer than two available agents');
 	const udate = Math.floor(Date.now() / 1000) - pause.durmax + LIMIT_IN_SECONDS;
 	const limitAt = (udate + pause.durmax) * 1000;
+	// Sent now, as the dialer sends every event, for a pause that began earlier (its udate): a
+	// delivery stamped 15 minutes back would read as the dialer's clock set back.
 	const pauseIn = (usuario_id: number): AgentEvent => ({
 		evento: 'agente.pause_in',
 		estado: 'paused',
-		t: udate,
+		t: Math.floor(Date.now() / 1000),
 		usuario_id,
 		pausa_id: pause.id,
 		udate,
