@@ -34,6 +34,34 @@ function activeTrigger(parameters: Record<string, unknown>, extra: Partial<FakeP
 
 const secondsAgo = (seconds: number) => Date.now() - seconds * 1000;
 
+/**
+ * Moves the clock of this process (the trigger's and the simulator's) forward at once: only Date
+ * is faked, so sockets and timers keep running.
+ */
+function clockForwardBy(ms: number): void {
+	jest.useFakeTimers({
+		now: Date.now() + ms,
+		advanceTimers: true,
+		doNotFake: [
+			'hrtime',
+			'nextTick',
+			'performance',
+			'queueMicrotask',
+			'requestAnimationFrame',
+			'cancelAnimationFrame',
+			'requestIdleCallback',
+			'cancelIdleCallback',
+			'setImmediate',
+			'clearImmediate',
+			'setInterval',
+			'clearInterval',
+			'setTimeout',
+			'clearTimeout',
+		],
+	});
+}
+afterEach(() => jest.useRealTimers());
+
 async function apiRows(operation: string, fields: Record<string, string>): Promise<IDataObject[]> {
 	const { request } = await import('undici');
 	const response = await request(`${sim.apiUrl}/${operation}`, {
@@ -82,7 +110,7 @@ describe('New Filled Form', () => {
 	it('emits a ficha written minutes after the time it carries, inside the overlap window, once', async () => {
 		const { poll } = activeTrigger(newFilledForm);
 		await poll();
-		await new Promise((resolve) => setTimeout(resolve, 1100));
+		clockForwardBy(1100);
 		const [onTime] = sim.rows.add({ report: 'getFP1', form: 41 });
 		expect((await poll()).map((item) => item.ficha)).toEqual([String(onTime.id)]);
 		// Written now, carrying a time after the activation but before the ficha already emitted.
@@ -238,7 +266,7 @@ describe('the other events', () => {
 			filters: { agent: String(agent.id) },
 		});
 		await poll();
-		await new Promise((resolve) => setTimeout(resolve, 1100));
+		clockForwardBy(1100);
 		const [classified] = sim.rows.add({
 			report: 'getRQ4',
 			agent: agent.id,
@@ -246,7 +274,7 @@ describe('the other events', () => {
 			visibleAfterMs: 300,
 		});
 		expect(await poll()).toEqual([]);
-		await new Promise((resolve) => setTimeout(resolve, 350));
+		clockForwardBy(350);
 		const items = await poll();
 		expect(items.map((item) => item.protocolo)).toEqual([classified.protocolo]);
 		expect(items[0].agente).toBe(agent.nome);
