@@ -1,13 +1,8 @@
 /** Report rows that appear while the simulator runs, as the report trigger's tests drive them. */
 import { request } from 'undici';
 import { startSimulator, type DialerSimulator } from '../../simulator';
-import {
-	brazilianTime as brazilian,
-	fakeClock,
-	lastMinutes,
-	reportRows,
-	type Loose,
-} from './helpers';
+import { fakeClock } from '../support/clock';
+import { brazilianTime as brazilian, lastMinutes, reportRows, type Loose } from './helpers';
 
 let sim: DialerSimulator;
 

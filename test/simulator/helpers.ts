@@ -180,23 +180,3 @@ export async function eventually(condition: () => boolean, timeoutMs = 3000): Pr
 	}
 }
 
-/**
- * The simulator's clock moved by the test (jest.setSystemTime, jest.advanceTimersByTime), not by
- * the machine: Date, and with `intervals` setInterval (the scripted shift's tick). Timeouts,
- * immediates and ticks stay real, for HTTP. Undo with jest.useRealTimers().
- */
-export function fakeClock({ intervals = false } = {}): void {
-	jest.useFakeTimers({
-		doNotFake: [
-			'setTimeout',
-			'clearTimeout',
-			'setImmediate',
-			'clearImmediate',
-			'nextTick',
-			'queueMicrotask',
-			'hrtime',
-			'performance',
-			...(intervals ? [] : (['setInterval', 'clearInterval'] as const)),
-		],
-	});
-}

@@ -9,14 +9,8 @@ import {
 	type DialerSimulator,
 	type RowArrival,
 } from '../../simulator';
-import {
-	brazilianTime,
-	compact,
-	fakeClock,
-	lastMinutes,
-	reportRows as rowsOf,
-	type Loose,
-} from './helpers';
+import { fakeClock } from '../support/clock';
+import { brazilianTime, compact, lastMinutes, reportRows as rowsOf, type Loose } from './helpers';
 
 // Tests that move the dialer's clock themselves (fakeClock) give it back after.
 afterEach(() => jest.useRealTimers());

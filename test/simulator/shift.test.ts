@@ -1,6 +1,7 @@
 /** The scripted shift: a plausible, consistent event stream per agent at roughly the chosen rate. */
 import { startSimulator, type AgentEvent, type DialerSimulator } from '../../simulator';
-import { callApi, fakeClock, startReceiver, type Receiver } from './helpers';
+import { fakeClock } from '../support/clock';
+import { callApi, startReceiver, type Receiver } from './helpers';
 
 let sim: DialerSimulator;
 let receiver: Receiver;

@@ -5,6 +5,7 @@ import { NodeApiError, NodeOperationError, type IDataObject } from 'n8n-workflow
 import * as filledForms from '../../../nodes/shared/reports/filledForms';
 import { DialerReportTrigger } from '../../../nodes/DialerReportTrigger/DialerReportTrigger.node';
 import { startSimulator, type DialerSimulator } from '../../../simulator';
+import { clockForwardBy } from '../../support/clock';
 import { fakePollFunctions, type FakePollOptions } from '../support/pollFunctions';
 
 let sim: DialerSimulator;
@@ -34,32 +35,6 @@ function activeTrigger(parameters: Record<string, unknown>, extra: Partial<FakeP
 
 const secondsAgo = (seconds: number) => Date.now() - seconds * 1000;
 
-/**
- * Moves the clock of this process (the trigger's and the simulator's) forward at once: only Date
- * is faked, so sockets and timers keep running.
- */
-function clockForwardBy(ms: number): void {
-	jest.useFakeTimers({
-		now: Date.now() + ms,
-		advanceTimers: true,
-		doNotFake: [
-			'hrtime',
-			'nextTick',
-			'performance',
-			'queueMicrotask',
-			'requestAnimationFrame',
-			'cancelAnimationFrame',
-			'requestIdleCallback',
-			'cancelIdleCallback',
-			'setImmediate',
-			'clearImmediate',
-			'setInterval',
-			'clearInterval',
-			'setTimeout',
-			'clearTimeout',
-		],
-	});
-}
 afterEach(() => jest.useRealTimers());
 
 async function apiRows(operation: string, fields: Record<string, string>): Promise<IDataObject[]> {
