@@ -47,6 +47,7 @@ n8n2Only('n8n restarted while over-limit alerts wait for their pause maximum (it
 	let deployment: AlertDeployment;
 	let start: number;
 	let executions: Execution[];
+	let restartedAt: number;
 	const send = (agentEvent: AgentEvent) => own!.send(agentEvent);
 
 	beforeAll(async () => {
@@ -76,6 +77,7 @@ n8n2Only('n8n restarted while over-limit alerts wait for their pause maximum (it
 
 		const restartStarted = Date.now();
 		await n8n.restart();
+		restartedAt = restartStarted;
 		console.log(
 			`n8n restart (stop, start, ready) took ${Date.now() - restartStarted} ms, ` +
 				`done ${nowSeconds() - start} s after the pauses began`,
@@ -100,6 +102,25 @@ n8n2Only('n8n restarted while over-limit alerts wait for their pause maximum (it
 		expect(await readLines(path.join(deployment.outputFolder, ALERT_LOG))).toEqual([
 			found[0].line.trimEnd(),
 		]);
+	});
+
+	it("reuses the agents' table when n8n starts: Instance Started finds the same table, rows kept", async () => {
+		type Run = { data?: { main?: Array<Array<{ json: { id?: string } }>> } };
+		const tableOf = (execution: Execution) => {
+			const data = execution.data as { resultData?: { runData?: Record<string, Run[]> } };
+			return data.resultData?.runData?.['Create or Reuse the Table']?.[0]?.data?.main?.[0]?.[0]
+				?.json.id;
+		};
+		const atStart = (await own!.n8n.api.listExecutions(deployment.workflow.id, true)).filter(
+			(execution) =>
+				execution.mode === 'trigger' &&
+				Date.parse(execution.startedAt) >= restartedAt &&
+				tableOf(execution) !== undefined,
+		);
+		expect(atStart.map((execution) => [execution.status, tableOf(execution)])).toEqual([
+			['success', deployment.table.id],
+		]);
+		expect((await deployment.table.rows()).length).toBeGreaterThan(0);
 	});
 
 	it('resumes the parked wait of a pause that ended after the restart, and does not alert it', () => {

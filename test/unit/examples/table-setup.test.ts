@@ -49,11 +49,11 @@ describe.each(SUPERVISION)('%s', (file) => {
 			.content,
 	);
 
-	it('makes the table when published or republished, then reuses it', () => {
+	it('makes the table when published, republished or n8n starts, then reuses it', () => {
 		expect(node(PUBLISHED)).toMatchObject({
 			type: 'n8n-nodes-base.n8nTrigger',
 			typeVersion: 1,
-			parameters: { events: ['activate', 'update'] },
+			parameters: { events: ['activate', 'update', 'init'] },
 		});
 		expect(example.connections[PUBLISHED].main).toEqual([
 			[expect.objectContaining({ node: CREATE })],
