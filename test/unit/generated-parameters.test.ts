@@ -35,6 +35,21 @@ async function sentForm(
 	return sent[0].form;
 }
 
+/** Inbound Calls over a custom period from `start` to `end`, as the node sends it. */
+const sentRange = (start: unknown, end: unknown, zone: string) =>
+	sentForm(
+		{
+			resource: 'report',
+			operation: 'getInboundCalls',
+			period: 'custom',
+			start,
+			end,
+			returnAll: true,
+			filters: {},
+		},
+		zone,
+	);
+
 /** Queue → Create with these numbers and everything else valid. */
 const queueCreate = (maxOverdial: unknown, channels: unknown, queueSize: unknown) => ({
 	resource: 'queue',
@@ -78,18 +93,7 @@ describe('generated parameter values', () => {
 				dateLike,
 				fc.constantFrom('UTC', 'America/Sao_Paulo', 'Asia/Kolkata', 'America/Santiago'),
 				async (start, end, zone) => {
-					const form = await sentForm(
-						{
-							resource: 'report',
-							operation: 'getInboundCalls',
-							period: 'custom',
-							start,
-							end,
-							returnAll: true,
-							filters: {},
-						},
-						zone,
-					);
+					const form = await sentRange(start, end, zone);
 					if (form === undefined) return;
 					expect(validApiDateTime(form.de)).toBe(true);
 					expect(validApiDateTime(form.ate)).toBe(true);
@@ -229,18 +233,7 @@ describe('generated parameter values', () => {
 							(text) => DateTime.fromISO(text, { zone }).toFormat("yyyy-MM-dd'T'HH:mm:ss") === text,
 						);
 						fc.pre(exists);
-						const form = await sentForm(
-							{
-								resource: 'report',
-								operation: 'getInboundCalls',
-								period: 'custom',
-								start,
-								end,
-								returnAll: true,
-								filters: {},
-							},
-							zone,
-						);
+						const form = await sentRange(start, end, zone);
 						expect(form).toEqual({ de: digits(start), ate: digits(end) });
 					},
 				),
