@@ -11,7 +11,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { request } from 'undici';
-import { type Browser, type Page } from 'playwright-core';
+import { type Page } from 'playwright-core';
 
 import {
 	type Credential,
@@ -19,20 +19,19 @@ import {
 	type Workflow,
 	type WorkflowNode,
 } from '../../scripts/n8n/api';
-import { AGENT_TABLE_NAME, AgentTable, workflowsCreateTables } from '../../scripts/n8n/dataTables';
-import { simulatorCredential, sleep, triggerUrl } from '../../scripts/n8n/dialer';
-import { launchEditorBrowser } from '../../scripts/editor';
+import { AGENT_TABLE_NAME, type AgentTable } from '../../scripts/n8n/dataTables';
+import { sleep, triggerUrl } from '../../scripts/n8n/dialer';
 import { readExamples } from '../../scripts/demo';
-import { startSimulator } from '../../simulator';
-import type { AgentEvent, DialerSimulator } from '../../simulator/types';
-import { connectN8n, readConnection, registerSecret } from '../e2e/setup/connection';
+import { readConnection } from '../e2e/setup/connection';
 import { ALL } from '../setup/lanes';
-import { makeOutputFolder, readLines, removeOutputFolder } from '../e2e/support/supervision';
-import { ExampleImporter, readsOrWritesRows, until } from '../support/exampleImport';
-
-const WEBHOOK_SECRET = 'examples-import-webhook-secret';
-const WALLBOARD_LOGIN = { user: 'wallboard', password: 'examples-import-wallboard-password' };
-const WALLBOARD_KEY_SECRET = 'examples-import-wallboard-key-secret';
+import { readLines } from '../e2e/support/supervision';
+import {
+	openEditorSession,
+	screenshotEachTest,
+	scriptPauses,
+	type EditorSession,
+} from '../support/editorSession';
+import { type ExampleImporter, readsOrWritesRows, until } from '../support/exampleImport';
 
 /** The scripted pauses reach their maximum this many seconds after they start. */
 const LIMIT_SECONDS = 8;
@@ -47,18 +46,14 @@ const withoutTableDescribe =
 	ALL || readConnection().n8nVersion.startsWith('2.') ? describe : describe.skip;
 
 describe('the examples imported in the editor and configured as their notes say (Chromium)', () => {
+	let session: EditorSession;
 	let api: N8nApi;
-	let simulator: DialerSimulator;
 	let credential: Credential;
-	/** The wallboard's Basic Auth login and its JWT key, by credential type. */
-	let wallboardCredentials: Record<'httpBasicAuth' | 'jwtAuth', Credential>;
 	/** n8n 1.x: made by hand as the note says; 2.x: none (the examples make it when published). */
 	let table: AgentTable | undefined;
 	let outputFolder: string;
-	let browser: Browser;
 	let importer: ExampleImporter;
 	let page: Page;
-	const n8nVersion = readConnection().n8nVersion;
 
 	const nodeNamed = (workflow: Workflow, name: string): WorkflowNode =>
 		workflow.nodes.find((node) => node.name === name)!;
@@ -113,68 +108,11 @@ describe('the examples imported in the editor and configured as their notes say 
 	}
 
 	beforeAll(async () => {
-		api = await connectN8n();
-		// Enough calls that yesterday, in any workflow timezone on any day, holds some with a chosen
-		// result and a recording (the default 300 leave whole days without one).
-		simulator = await startSimulator({ fichas: 6000, calls: 6000 });
-		registerSecret(simulator.token);
-		registerSecret(WEBHOOK_SECRET);
-		credential = await api.createCredential(
-			'dialerApi',
-			'Dialer API (examples)',
-			simulatorCredential(simulator, WEBHOOK_SECRET),
-		);
-		registerSecret(WALLBOARD_LOGIN.password);
-		registerSecret(WALLBOARD_KEY_SECRET);
-		wallboardCredentials = {
-			httpBasicAuth: await api.createCredential(
-				'httpBasicAuth',
-				'Wallboard login (examples)',
-				WALLBOARD_LOGIN,
-			),
-			jwtAuth: await api.createCredential('jwtAuth', 'Wallboard key (examples)', {
-				keyType: 'passphrase',
-				secret: WALLBOARD_KEY_SECRET,
-				algorithm: 'HS256',
-			}),
-		};
-		if (!workflowsCreateTables(n8nVersion)) table = await AgentTable.create(api, AGENT_TABLE_NAME);
-		outputFolder = await makeOutputFolder();
-		browser = await launchEditorBrowser();
-		const { ownerEmail, ownerPassword } = readConnection();
-		importer = await ExampleImporter.open(
-			browser,
-			api,
-			{ email: ownerEmail, password: ownerPassword, n8nVersion },
-			{ credential, table, outputFolder, wallboard: wallboardCredentials },
-		);
-		({ page } = importer);
+		session = await openEditorSession('examples-import', { fichas: 6000, calls: 6000 });
+		({ api, credential, table, outputFolder, importer, page } = session);
 	}, 600_000);
-
-	afterAll(async () => {
-		await browser?.close();
-		for (const id of importer?.workflowIds ?? []) {
-			await api.deactivateWorkflow(id).catch(() => undefined);
-			await api.deleteWorkflow(id).catch(() => undefined);
-		}
-		// Made by hand (1.x) or by the published examples (2.x).
-		await (table ?? (await AgentTable.named(api, AGENT_TABLE_NAME, 0).catch(() => undefined)))
-			?.delete()
-			.catch(() => undefined);
-		for (const made of [credential, ...Object.values(wallboardCredentials ?? {})]) {
-			if (made) await api.deleteCredential(made.id).catch(() => undefined);
-		}
-		await simulator?.close();
-		if (outputFolder) await removeOutputFolder(outputFolder);
-	});
-
-	// What the page showed when a test ended, for a failure's report (test-output/ is ignored).
-	afterEach(async () => {
-		const name = expect.getState().currentTestName ?? 'test';
-		await page
-			?.screenshot({ path: path.resolve('test-output', `${name.replace(/\W+/g, '-')}.png`) })
-			.catch(() => undefined);
-	});
+	afterAll(() => session?.close());
+	screenshotEachTest(() => page);
 
 	const importAsTheNoteSays = (file: string, publish = true) =>
 		importer.importAsTheNoteSays(file, { publish });
@@ -209,27 +147,9 @@ describe('the examples imported in the editor and configured as their notes say 
 
 		it('writes the alert line of a scripted over-limit pause, and none for a pause that ended', async () => {
 			const url = triggerUrl(api, nodeNamed(saved, 'Agent Events').webhookId!);
-			simulator.webhooks.register({ url, secret: WEBHOOK_SECRET });
-			const udate = Math.floor(Date.now() / 1000);
-			const pauseIn = (agent: number): AgentEvent => ({
-				evento: 'agente.pause_in',
-				estado: 'paused',
-				t: udate,
-				usuario_id: agent,
-				pausa_id: 7,
-				udate,
-				durmax: LIMIT_SECONDS,
-			});
-			await simulator.webhooks.emit(pauseIn(501));
-			await simulator.webhooks.emit(pauseIn(502));
-			await simulator.webhooks.emit({
-				evento: 'agente.pause_out',
-				estado: 'online',
-				t: udate + 1,
-				usuario_id: 502,
-			});
-			// The example saves no successful execution: both pauses are checked at the limit plus
-			// 2 s; the log then holds the one line, and no execution failed.
+			await scriptPauses(session, url, { over: 501, inTime: 502, limitSeconds: LIMIT_SECONDS });
+			// The example saves no successful execution: once the alert line is written, the other
+			// pause's check has run too; the log then holds the one line, and no execution failed.
 			const log = path.join(outputFolder, 'over-limit-pauses.log');
 			await until('the alert line', async () =>
 				(await readLines(log)).length > 0 ? true : undefined,
@@ -297,7 +217,8 @@ describe('the examples imported in the editor and configured as their notes say 
 		it('answers the page to the login, and the agents to the key in the page', async () => {
 			const { path: pagePath } = nodeNamed(saved, 'Wallboard').parameters;
 			const url = `${api.webhookBaseUrl}/webhook/${String(pagePath)}`;
-			const basic = Buffer.from(`${WALLBOARD_LOGIN.user}:${WALLBOARD_LOGIN.password}`);
+			const { user, password } = session.wallboardLogin;
+			const basic = Buffer.from(`${user}:${password}`);
 			const html = await until('the wallboard page', async () => {
 				const res = await request(url, {
 					headers: { authorization: `Basic ${basic.toString('base64')}` },

@@ -11,26 +11,26 @@
  */
 import path from 'node:path';
 import { request } from 'undici';
-import { type Browser, type Page } from 'playwright-core';
+import { type Page } from 'playwright-core';
 
-import type { Credential, N8nApi, Workflow } from '../../scripts/n8n/api';
+import type { N8nApi, Workflow } from '../../scripts/n8n/api';
 import {
 	AGENT_TABLE_COLUMNS,
 	AGENT_TABLE_NAME,
 	AgentTable,
 	workflowsCreateTables,
 } from '../../scripts/n8n/dataTables';
-import { simulatorCredential, sleep, triggerUrl } from '../../scripts/n8n/dialer';
-import { launchEditorBrowser } from '../../scripts/editor';
-import { startSimulator } from '../../simulator';
-import type { AgentEvent, DialerSimulator } from '../../simulator/types';
-import { connectN8n, readConnection, registerSecret } from '../e2e/setup/connection';
-import { makeOutputFolder, readLines, removeOutputFolder } from '../e2e/support/supervision';
-import { ExampleImporter, until } from '../support/exampleImport';
+import { sleep, triggerUrl } from '../../scripts/n8n/dialer';
+import { readConnection } from '../e2e/setup/connection';
+import { readLines } from '../e2e/support/supervision';
+import {
+	openEditorSession,
+	screenshotEachTest,
+	scriptPauses,
+	type EditorSession,
+} from '../support/editorSession';
+import { until } from '../support/exampleImport';
 
-const WEBHOOK_SECRET = 'supervision-setup-webhook-secret';
-const WALLBOARD_LOGIN = { user: 'wallboard', password: 'supervision-setup-wallboard-password' };
-const WALLBOARD_KEY_SECRET = 'supervision-setup-wallboard-key-secret';
 /** The scripted pauses reach their maximum this many seconds after they start. */
 const LIMIT_SECONDS = 8;
 const OVER = 601;
@@ -41,16 +41,11 @@ jest.setTimeout(240_000);
 describe('supervision set up as the notes say: paste, pick the credential, publish (Chromium)', () => {
 	const n8nVersion = readConnection().n8nVersion;
 	const createsTable = workflowsCreateTables(n8nVersion);
+	let session: EditorSession;
 	let api: N8nApi;
-	let simulator: DialerSimulator;
-	let credentials: Credential[] = [];
-	let outputFolder: string;
-	let browser: Browser;
-	let importer: ExampleImporter;
 	let page: Page;
 	/** Requests the page sent to make a data table: none may be the test's. */
 	const tablesMadeByThePage: string[] = [];
-	let tableBefore: AgentTable | undefined;
 	let alerts: Workflow;
 	let board: Workflow;
 	let wallboard: Workflow;
@@ -61,44 +56,9 @@ describe('supervision set up as the notes say: paste, pick the credential, publi
 		)}`;
 
 	beforeAll(async () => {
-		api = await connectN8n();
-		simulator = await startSimulator();
-		registerSecret(simulator.token);
-		registerSecret(WEBHOOK_SECRET);
-		registerSecret(WALLBOARD_LOGIN.password);
-		registerSecret(WALLBOARD_KEY_SECRET);
-		// What only the user can know: the dialer and the wallboard's login and key.
-		const credential = await api.createCredential(
-			'dialerApi',
-			'Dialer API (setup)',
-			simulatorCredential(simulator, WEBHOOK_SECRET),
-		);
-		const wallboardCredentials = {
-			httpBasicAuth: await api.createCredential(
-				'httpBasicAuth',
-				'Wallboard login (setup)',
-				WALLBOARD_LOGIN,
-			),
-			jwtAuth: await api.createCredential('jwtAuth', 'Wallboard key (setup)', {
-				keyType: 'passphrase',
-				secret: WALLBOARD_KEY_SECRET,
-				algorithm: 'HS256',
-			}),
-		};
-		credentials = [credential, ...Object.values(wallboardCredentials)];
-		tableBefore = await AgentTable.named(api, AGENT_TABLE_NAME, 0).catch(() => undefined);
-		// n8n 1.x: the note's first 1.x step, the table made by hand (Overview → Data tables).
-		const byHand = createsTable ? undefined : await AgentTable.create(api, AGENT_TABLE_NAME);
-		outputFolder = await makeOutputFolder();
-		browser = await launchEditorBrowser();
-		const { ownerEmail, ownerPassword } = readConnection();
-		importer = await ExampleImporter.open(
-			browser,
-			api,
-			{ email: ownerEmail, password: ownerPassword, n8nVersion },
-			{ credential, table: byHand, outputFolder, wallboard: wallboardCredentials },
-		);
-		({ page } = importer);
+		session = await openEditorSession('supervision-setup');
+		({ api, page } = session);
+		const { importer } = session;
 		page.on('request', (sent) => {
 			if (sent.method() === 'POST' && /\/data-tables\/?(\?|$)/.test(new URL(sent.url()).pathname))
 				tablesMadeByThePage.push(sent.url());
@@ -108,30 +68,13 @@ describe('supervision set up as the notes say: paste, pick the credential, publi
 		wallboard = await importer.importAsTheNoteSays('supervisor-wallboard.json');
 	}, 600_000);
 
-	afterAll(async () => {
-		await browser?.close();
-		for (const id of importer?.workflowIds ?? []) {
-			await api.deactivateWorkflow(id).catch(() => undefined);
-			await api.deleteWorkflow(id).catch(() => undefined);
-		}
-		const table = await AgentTable.named(api, AGENT_TABLE_NAME, 0).catch(() => undefined);
-		await table?.delete().catch(() => undefined);
-		for (const made of credentials) await api.deleteCredential(made.id).catch(() => undefined);
-		await simulator?.close();
-		if (outputFolder) await removeOutputFolder(outputFolder);
-	});
-
-	afterEach(async () => {
-		const name = expect.getState().currentTestName ?? 'test';
-		await page
-			?.screenshot({ path: path.resolve('test-output', `${name.replace(/\W+/g, '-')}.png`) })
-			.catch(() => undefined);
-	});
+	afterAll(() => session?.close());
+	screenshotEachTest(() => page);
 
 	(createsTable ? it : it.skip)(
 		'leaves the table to the workflows: none before, made with its columns once published',
 		async () => {
-			expect(tableBefore).toBeUndefined();
+			expect(session.tableBefore).toBeUndefined();
 			expect(tablesMadeByThePage).toEqual([]);
 			const table = await AgentTable.named(api, AGENT_TABLE_NAME);
 			const { id: projectId } = await api.rest<{ id: string }>('GET', '/rest/projects/personal');
@@ -150,30 +93,12 @@ describe('supervision set up as the notes say: paste, pick the credential, publi
 			api,
 			alerts.nodes.find((node) => node.name === 'Agent Events')!.webhookId!,
 		);
-		simulator.webhooks.register({ url, secret: WEBHOOK_SECRET });
-		const udate = Math.floor(Date.now() / 1000);
-		const pauseIn = (agent: number): AgentEvent => ({
-			evento: 'agente.pause_in',
-			estado: 'paused',
-			t: udate,
-			usuario_id: agent,
-			pausa_id: 7,
-			udate,
-			durmax: LIMIT_SECONDS,
-		});
-		await simulator.webhooks.emit(pauseIn(OVER));
-		await simulator.webhooks.emit(pauseIn(IN_TIME));
-		await simulator.webhooks.emit({
-			evento: 'agente.pause_out',
-			estado: 'online',
-			t: udate + 1,
-			usuario_id: IN_TIME,
-		});
-		const log = path.join(outputFolder, 'over-limit-pauses.log');
+		await scriptPauses(session, url, { over: OVER, inTime: IN_TIME, limitSeconds: LIMIT_SECONDS });
+		const log = path.join(session.outputFolder, 'over-limit-pauses.log');
 		await until('the alert line', async () =>
 			(await readLines(log)).length > 0 ? true : undefined,
 		);
-		// Both pauses are decided at their limit plus 2 s: then the log holds the one line.
+		// Both pauses are decided about together: a moment later the log holds the one line.
 		await sleep(3000);
 		expect(await readLines(log)).toEqual([
 			// With n8n behind (a busy machine), the line says how late it is.
@@ -197,7 +122,8 @@ describe('supervision set up as the notes say: paste, pick the credential, publi
 	});
 
 	it('shows the agent on the wallboard', async () => {
-		const basic = Buffer.from(`${WALLBOARD_LOGIN.user}:${WALLBOARD_LOGIN.password}`);
+		const { user, password } = session.wallboardLogin;
+		const basic = Buffer.from(`${user}:${password}`);
 		const html = await until('the wallboard page', async () => {
 			const res = await request(webhookUrl(wallboard, 'Wallboard'), {
 				headers: { authorization: `Basic ${basic.toString('base64')}` },
