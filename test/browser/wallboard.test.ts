@@ -44,6 +44,8 @@ const PAUSED = 104;
 const NEAR_LIMIT = 105;
 const OVER_LIMIT = 106;
 const OFFLINE = 107;
+/** An agent whose only event is saved minutes late (one of the 200 of the last test too). */
+const SAVED_LATE = 108;
 /** The over-limit agent's pause starts after the page is open and reaches its limit this much later. */
 const LIMIT_SECONDS = 8;
 
@@ -363,6 +365,27 @@ describe('the supervisor wallboard in Chromium (examples/supervisor-wallboard.js
 		);
 		expect(await tile(AVAILABLE).getAttribute('data-state')).toBe('busy');
 		expect(await tile(RINGING).getAttribute('data-state')).toBe('ringing');
+	});
+
+	it('shows an event n8n saved minutes after it happened on its next refresh', async () => {
+		// Once the page reads by its window (its first reading took the whole table), a row older
+		// than anything it reads again by eventOrder: found by when it was saved.
+		await page.waitForResponse(
+			(response) =>
+				response.url().startsWith(dataUrl) &&
+				Number(new URL(response.url()).searchParams.get('since')) > 0,
+			{ timeout: 20_000 },
+		);
+		const rows = await alerts.table.rows();
+		const newestOrder = Math.max(...rows.map((row) => row.eventOrder));
+		await alerts.table.insert([
+			{ ...agentRow(SAVED_LATE, 1, nowSeconds()), state: 'busy', eventOrder: newestOrder - 3000 },
+		]);
+		await page.waitForFunction(
+			`document.querySelector('.tile[data-agent="${SAVED_LATE}"]')?.dataset.state === 'busy'`,
+			undefined,
+			{ timeout: 20_000 },
+		);
 	});
 
 	it('fits 200 agents on a 1920×1080 screen, each readable', async () => {

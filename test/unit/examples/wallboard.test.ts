@@ -19,15 +19,17 @@ interface Row {
 const wallboard = new ExampleExpressions('supervisor-wallboard.json');
 const nodeNamed = (name: string) => wallboard.node(name);
 const READ = 'Rows Since Last Read';
+const SAVED_LATE = 'Rows Saved Late';
 const ANSWER = 'Newest State per Agent';
 const REQUEST = 'Wallboard Data';
 
 /** The page's request: its query string as the Webhook node gives it. */
-const request = (since?: string, before?: string): IDataObject[] => [
+const request = (since?: string, before?: string, savedSince?: string): IDataObject[] => [
 	{
 		query: {
 			...(since === undefined ? {} : { since }),
 			...(before === undefined ? {} : { before }),
+			...(savedSince === undefined ? {} : { savedSince }),
 		},
 	},
 ];
@@ -42,28 +44,34 @@ function evaluate(
 	return wallboard.evaluate(node, expression, input, ran);
 }
 
-/** The conditions "Rows Since Last Read" reads with, valued for the page's request. */
-function readWith(since?: string, before?: string): unknown[] {
-	const { conditions } = nodeNamed(READ).parameters.filters as {
+/** The conditions a Data table node reads with, valued for the page's request. */
+function conditionsOf(node: string, asked: IDataObject[]): unknown[] {
+	const { conditions } = nodeNamed(node).parameters.filters as {
 		conditions: Array<{ keyName: string; condition: string; keyValue: string }>;
 	};
-	const asked = request(since, before);
 	return conditions.map(({ keyName, condition, keyValue }) => [
 		keyName,
 		condition,
-		evaluate(READ, keyValue, asked, { [REQUEST]: asked }),
+		evaluate(node, keyValue, asked, { [REQUEST]: asked }),
 	]);
 }
 
-/** One field of the answer, from the rows read (n8n gives one empty item for none). */
-function field(name: string, rows: Row[], since?: string): unknown {
+/** The conditions "Rows Since Last Read" reads with, valued for the page's request. */
+const readWith = (since?: string, before?: string) => conditionsOf(READ, request(since, before));
+
+/** A Data table node's output: the rows, or one empty item for none (as n8n gives it). */
+const output = (rows: Row[]): IDataObject[] =>
+	rows.length ? rows.map((json) => ({ ...json })) : [{}];
+
+/** One field of the answer, from the rows read in the window and those saved late. */
+function field(name: string, rows: Row[], since?: string, savedLate: Row[] = []): unknown {
 	const { assignments } = nodeNamed(ANSWER).parameters.assignments as {
 		assignments: Array<{ name: string; value: string }>;
 	};
-	const items: IDataObject[] = rows.length ? rows.map((json) => ({ ...json })) : [{}];
-	return evaluate(ANSWER, assignments.find((a) => a.name === name)!.value, items, {
+	return evaluate(ANSWER, assignments.find((a) => a.name === name)!.value, output(savedLate), {
 		[REQUEST]: request(since),
-		[READ]: items,
+		[READ]: output(rows),
+		[SAVED_LATE]: output(savedLate),
 	});
 }
 
@@ -99,6 +107,34 @@ describe("the wallboard's data", () => {
 			expect.objectContaining({ agentId: 5, eventOrder: 80, state: 'online' }),
 			expect.objectContaining({ agentId: 7, eventOrder: 100, state: 'busy' }),
 		]);
+	});
+
+	it('also reads every row saved since the time the page asks, older than its window', () => {
+		const savedSince = '2026-12-02T10:00:00.000Z';
+		const [since, older] = conditionsOf(
+			SAVED_LATE,
+			request('5000', undefined, savedSince),
+		) as Array<[string, string, unknown]>;
+		expect([since[0], since[1], Date.parse(String(since[2]))]).toEqual([
+			'createdAt',
+			'gte',
+			Date.parse(savedSince),
+		]);
+		expect(older).toEqual(['eventOrder', 'lt', 5000]);
+		// A first reading asks for no time: the window is the whole table, nothing more is read.
+		const [first] = conditionsOf(SAVED_LATE, request('0')) as Array<[string, string, unknown]>;
+		expect(Date.parse(String(first[2]))).toBeGreaterThan(Date.now());
+		expect(nodeNamed(SAVED_LATE)).toMatchObject({ executeOnce: true, alwaysOutputData: true });
+	});
+
+	it('lists an agent whose newest row was saved late beside those of the window', () => {
+		const window = [row(1, 7, 5100, 'busy')];
+		const savedLate = [row(2, 5, 4000, 'paused'), row(3, 7, 4100, 'online')];
+		expect(field('agents', window, '5000', savedLate)).toEqual([
+			expect.objectContaining({ agentId: 5, eventOrder: 4000, state: 'paused' }),
+			expect.objectContaining({ agentId: 7, eventOrder: 5100, state: 'busy' }),
+		]);
+		expect(field('lastOrder', window, '5000', savedLate)).toBe(5100);
 	});
 
 	it("gives each agent's newest row that began or ended a pause, so a call inside a pause shows as one", () => {
