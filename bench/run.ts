@@ -9,7 +9,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -21,7 +21,7 @@ import type { DialerSimulator } from '../simulator/types';
 import { ServerTrafficCounter } from './lib/connections';
 import { log, startTarget, withTarget, type Target } from './lib/target';
 import { benchChart } from './report/benchChart';
-import { benchmarksMarkdown, sectionMarkdown } from './report/markdown';
+import { benchmarksMarkdown, sectionMarkdown, withHandWritten } from './report/markdown';
 import {
 	readSections,
 	SECTIONS,
@@ -380,13 +380,15 @@ async function runEvents(
 	return result;
 }
 
-/** BENCHMARKS.md and bench/chart.svg from every section saved in `outDir`. */
+/** BENCHMARKS.md (its hand-written part kept) and bench/chart.svg from the sections in `outDir`. */
 function writePage(outDir: string): void {
 	const saved = readSections(outDir);
 	const chart = benchChart(saved);
 	if (chart) writeFileSync(path.join(outDir, 'bench', 'chart.svg'), chart);
-	writeFileSync(path.join(outDir, 'BENCHMARKS.md'), benchmarksMarkdown(saved, 'bench/chart.svg'));
-	log(`wrote ${path.join(outDir, 'BENCHMARKS.md')} from ${Object.keys(saved).join(', ')}`);
+	const page = path.join(outDir, 'BENCHMARKS.md');
+	const current = existsSync(page) ? readFileSync(page, 'utf8') : undefined;
+	writeFileSync(page, withHandWritten(benchmarksMarkdown(saved, 'bench/chart.svg'), current));
+	log(`wrote ${page} from ${Object.keys(saved).join(', ')}`);
 }
 
 interface Context {

@@ -88,8 +88,8 @@ export interface ReportTriggerResult {
 	storage?: { ms: Summary; mb: number };
 	/**
 	 * Each measured scheduled poll with what the trigger remembered after it: the fichas of every
-	 * poll before stay remembered for a day, so each poll adds `rows` (absent from the rounds
-	 * before 2026-12-01).
+	 * poll before stay remembered for a day, so each poll adds `rows` (absent from rounds saved
+	 * before it was measured).
 	 */
 	memory?: RememberedPoll[];
 	/**

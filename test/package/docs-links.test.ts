@@ -1,8 +1,9 @@
 /**
- * The documentation's links lead somewhere: README.md, docs/ and the other project pages link
- * only to files and headings that exist, README names only files that exist, n8n's documentation
- * links of the nodes open each node's page and the credential's its README section, and README stays a page users
- * read to the end (about 400 lines, table cells a screen wide).
+ * The documentation's links lead somewhere: README.md, docs/, BENCHMARKS.md and the other project
+ * pages link only to files and headings that exist, README names only files that exist, n8n's
+ * documentation links of the nodes open each node's page and the credential's its README section,
+ * and README stays a page users read to the end (250 lines, prose lines and table cells a screen
+ * wide).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -25,7 +26,8 @@ import {
 	trackedTopLevel,
 } from '../support/markdown';
 
-const README_MAX_LINES = 400;
+const README_MAX_LINES = 250;
+const PROSE_MAX_CHARACTERS = 120;
 const CELL_MAX_CHARACTERS = 160;
 
 /** The pages checked: README, every docs/ page and the other pages users and contributors open. */
@@ -39,6 +41,7 @@ const PAGES = [
 	'scripts/n8n/README.md',
 	'CONTRIBUTING.md',
 	'CHANGELOG.md',
+	'BENCHMARKS.md',
 ];
 
 describe.each(PAGES)('%s', (page) => {
@@ -68,6 +71,21 @@ describe('README.md', () => {
 
 	it(`is at most ${README_MAX_LINES} lines: details go to a docs/ page linked from it`, () => {
 		expect(readme.trimEnd().split('\n').length).toBeLessThanOrEqual(README_MAX_LINES);
+	});
+
+	// Not prose: fenced code (commands as typed), table rows (their cells are checked below) and
+	// link definitions, one address each.
+	it(`has no prose line over ${PROSE_MAX_CHARACTERS} characters`, () => {
+		let fenced = false;
+		const long = readme.split('\n').flatMap((text, index) => {
+			if (text.startsWith('```')) fenced = !fenced;
+			const prose = !fenced && !text.startsWith('```') && !/^\s*\|/.test(text);
+			if (!prose || /^\[[^\]]+\]: \S+$/.test(text)) return [];
+			return text.length > PROSE_MAX_CHARACTERS
+				? [`README.md:${index + 1} (${text.length}): ${text.slice(0, 60)}…`]
+				: [];
+		});
+		expect(long).toEqual([]);
 	});
 
 	it(`has no table cell over ${CELL_MAX_CHARACTERS} characters: long explanations go under the table`, () => {

@@ -1,12 +1,18 @@
 /**
  * BENCHMARKS.md is assembled from sections saved one by one, so one section can be measured
- * again without the others: each keeps its own date, n8n version, machine and duration.
+ * again without the others: each keeps its own date, n8n version, machine and duration. Below
+ * its generated part the page is written by hand (how the bench runs, what was measured outside
+ * its sections), and writing the page again keeps that part.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { benchmarksMarkdown } from '../../bench/report/markdown';
+import {
+	HAND_WRITTEN_MARKER,
+	benchmarksMarkdown,
+	withHandWritten,
+} from '../../bench/report/markdown';
 import {
 	readSections,
 	writeSection,
@@ -83,9 +89,25 @@ describe('the benchmark page', () => {
 		expect(page).not.toContain('2026-11-20 08:00 UTC');
 	});
 
+	it('keeps the hand-written part of the page it writes again, and starts a new page without one', () => {
+		const handWritten = `${HAND_WRITTEN_MARKER}\n\n## How the benchmarks are run\n\nBy hand.\n`;
+		writeSection(outDir, saved('bulk', { date: '2026-11-20 08:00 UTC' }));
+		const before = withHandWritten(benchmarksMarkdown(readSections(outDir), 'x.svg'), handWritten);
+		writeSection(outDir, saved('bulk', { date: '2026-11-25 10:00 UTC' }));
+		const after = withHandWritten(benchmarksMarkdown(readSections(outDir), 'x.svg'), before);
+
+		expect(after).toContain('*Measured 2026-11-25 10:00 UTC');
+		expect(after).not.toContain('2026-11-20 08:00 UTC');
+		expect(after.endsWith(`\n${handWritten}`)).toBe(true);
+		expect(after.split(HAND_WRITTEN_MARKER)).toHaveLength(2);
+		expect(withHandWritten('# Benchmarks\n', undefined)).toBe('# Benchmarks\n');
+	});
+
 	it('is the page the repository carries (after a change of wording: `npm run bench -- --render`)', () => {
-		expect(benchmarksMarkdown(readSections(ROOT), 'bench/chart.svg')).toBe(
-			readFileSync(path.join(ROOT, 'BENCHMARKS.md'), 'utf8'),
+		const page = readFileSync(path.join(ROOT, 'BENCHMARKS.md'), 'utf8');
+		expect(page.split(HAND_WRITTEN_MARKER)).toHaveLength(2);
+		expect(withHandWritten(benchmarksMarkdown(readSections(ROOT), 'bench/chart.svg'), page)).toBe(
+			page,
 		);
 	});
 });
