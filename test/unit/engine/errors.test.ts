@@ -8,7 +8,7 @@
  * line's HTTP client and stay in test/e2e/dialer-faults.test.ts, which runs on n8n 1.x too.
  */
 import type { Fault } from '../../../simulator/types';
-import { InProcessN8n, type InProcessRun } from '../support/inProcessN8n';
+import { InProcessN8n, type InProcessRun, type Json } from '../support/inProcessN8n';
 
 let n8n: InProcessN8n;
 const listTeams = { resource: 'team', operation: 'getMany', returnAll: true, filters: {} };
@@ -34,9 +34,27 @@ function stoppedWith(run: InProcessRun, message: RegExp): NonNullable<InProcessR
 describe('a failed call stops the workflow with a NodeApiError titled with the operation', () => {
 	it.each<[string, Fault, RegExp, RegExp]>([
 		[
-			'a server error',
+			'a 5xx with a JSON body',
+			{ kind: 'status', status: 500 },
+			/^Team → Get Many failed \(HTTP 500\): Erro interno do servidor$/,
+			/Retry later.*\(API operation: getTime\)/,
+		],
+		[
+			'a 503',
 			{ kind: 'status', status: 503 },
 			/^Team → Get Many failed \(HTTP 503\)/,
+			/Retry later/,
+		],
+		[
+			'a 4xx',
+			{ kind: 'status', status: 400 },
+			/^Team → Get Many failed \(HTTP 400\)/,
+			/Check the parameters/,
+		],
+		[
+			'an HTML error page, without its markup',
+			{ kind: 'html', status: 502 },
+			/^Team → Get Many failed \(HTTP 502\): (?!.*<)/,
 			/Retry later/,
 		],
 		[
@@ -44,6 +62,12 @@ describe('a failed call stops the workflow with a NodeApiError titled with the o
 			{ kind: 'errorBody' },
 			/^Team → Get Many failed \(HTTP 200\): Falha temporária/,
 			/refused the request/,
+		],
+		[
+			'an empty body',
+			{ kind: 'empty' },
+			/^Team → Get Many failed \(HTTP 200\): empty answer instead of JSON/,
+			/unexpected page/,
 		],
 	])('%s', async (_name, fault, message, hint) => {
 		n8n.sim.faults.add({ ...fault, operation: 'getTime' });
@@ -112,4 +136,34 @@ describe('continue on fail', () => {
 		// Each output item is paired with the input item it came from.
 		expect(output.map((item) => item.pairedItem)).toEqual(input.map((_, item) => ({ item })));
 	});
+
+	it('over 500 items, keeps every item that could succeed and records the error on each failing one', async () => {
+		const extensions = n8n.sim.data.extensions.map((extension) => extension.numero);
+		// Every 10th item asks the server about a malformed extension (the server refuses it);
+		// every 25th has none at all (the node refuses it before sending).
+		const input: Json[] = Array.from({ length: 500 }, (_, i) => ({
+			extension: i % 25 === 7 ? '' : i % 10 === 3 ? `x${i}` : extensions[i % extensions.length],
+		}));
+		const { status, items, requests } = await n8n.run(
+			{
+				resource: 'call',
+				operation: 'getActive',
+				extension: '={{ $json.extension }}',
+				options: { parallelRequests: 8 },
+			},
+			{ items: input, continueOnFail: true },
+		);
+		expect(status).toBe('success');
+		expect(items).toHaveLength(500);
+		const refusedLocally = input.filter((item) => item.extension === '').length;
+		expect(requests).toHaveLength(500 - refusedLocally);
+		items.forEach((item, i) => {
+			const extension = input[i].extension as string;
+			if (extension === '') expect(item.error).toMatch(/Extension: is empty/);
+			else if (extension.startsWith('x'))
+				expect(item.error).toMatch(/Call → Get Active failed \(HTTP 400\)/);
+			else expect(item).toMatchObject({ extension, active: expect.any(Boolean) });
+		});
+		// The simulator answers in this process too: 430 requests took 5 to 9 s on 2 busy cores.
+	}, 60_000);
 });
