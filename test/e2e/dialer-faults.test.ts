@@ -1,8 +1,11 @@
 /**
- * What users see when the dialer or the network misbehaves: every fault class of the simulator's
- * fault injection, a refused connection and an untrusted certificate each give an error that
- * names the operation, the HTTP status where there is one, and a hint; with "continue on fail"
- * a 500-item run keeps every item that could succeed.
+ * What users see when the connection to the dialer misbehaves, in a real n8n on each tested n8n
+ * line, since each line's HTTP client reports these its own way: a truncated body, a reset, a
+ * redirect to another origin, latency beyond and within the timeout, a refused connection, a
+ * wrong token or path segment, and an untrusted certificate each give an error that names the
+ * operation, the HTTP status where there is one, and a hint. How the node reads an answer's status
+ * and body (5xx, 4xx, HTML pages, a 200 that reports failure, an empty body) and continue on fail
+ * over 500 items run in n8n's engine in process: test/unit/engine/errors.test.ts.
  */
 import { createServer } from 'node:net';
 
@@ -32,49 +35,13 @@ afterAll(async () => {
 
 afterEach(() => dialer.sim.faults.clear());
 
-describe('each fault class becomes a clear error, titled with the operation users chose', () => {
+describe('each connection fault becomes a clear error, titled with the operation users chose', () => {
 	it.each<[string, Fault, RegExp, RegExp]>([
-		[
-			'a 5xx with a JSON body',
-			{ kind: 'status', status: 500 },
-			/Team → Get Many failed \(HTTP 500\): Erro interno do servidor/,
-			/Retry later.*\(API operation: getTime\)/,
-		],
-		[
-			'a 503',
-			{ kind: 'status', status: 503 },
-			/Team → Get Many failed \(HTTP 503\)/,
-			/Retry later/,
-		],
-		[
-			'a 4xx',
-			{ kind: 'status', status: 400 },
-			/Team → Get Many failed \(HTTP 400\)/,
-			/Check the parameters/,
-		],
-		[
-			'an HTML error page',
-			{ kind: 'html', status: 502 },
-			/Team → Get Many failed \(HTTP 502\): (?!.*<)/,
-			/Retry later/,
-		],
 		[
 			'truncated JSON',
 			{ kind: 'truncatedJson' },
 			/Team → Get Many failed \(HTTP 200\): answer ended before its JSON did, after \d+ bytes/,
 			/cut the answer short/,
-		],
-		[
-			'a 200 whose body reports failure',
-			{ kind: 'errorBody' },
-			/Team → Get Many failed \(HTTP 200\): Falha temporária/,
-			/refused the request/,
-		],
-		[
-			'an empty body',
-			{ kind: 'empty' },
-			/Team → Get Many failed \(HTTP 200\): empty answer instead of JSON/,
-			/unexpected page/,
 		],
 		[
 			'a reset connection',
@@ -171,40 +138,5 @@ describe('a self-signed HTTPS dialer', () => {
 		const { status, items } = await dialer.run(listTeams, { credential: lenient });
 		expect(status).toBe(200);
 		expect(items.length).toBe(tlsSim.data.teams.length);
-	});
-});
-
-describe('continue on fail over 500 items', () => {
-	it('keeps every item that could succeed and records the error on each failing one', async () => {
-		const extensions = dialer.sim.data.extensions.map((extension) => extension.numero);
-		// Every 10th item asks the server about a malformed extension (the server refuses it);
-		// every 25th has none at all (the node refuses it before sending).
-		const items = Array.from({ length: 500 }, (_, i) => ({
-			extension: i % 25 === 7 ? '' : i % 10 === 3 ? `x${i}` : extensions[i % extensions.length],
-		}));
-		const {
-			status,
-			items: output,
-			requests,
-		} = await dialer.run(
-			{
-				resource: 'call',
-				operation: 'getActive',
-				extension: '={{ $json.extension }}',
-				options: { parallelRequests: 8 },
-			},
-			{ items, continueOnFail: true },
-		);
-		expect(status).toBe(200);
-		expect(output).toHaveLength(500);
-		const refusedLocally = items.filter((item) => item.extension === '').length;
-		expect(requests).toHaveLength(500 - refusedLocally);
-		output.forEach((item, i) => {
-			const input = items[i].extension;
-			if (input === '') expect(item.error).toMatch(/Extension: is empty/);
-			else if (input.startsWith('x'))
-				expect(item.error).toMatch(/Call → Get Active failed \(HTTP 400\)/);
-			else expect(item).toMatchObject({ extension: input, active: expect.any(Boolean) });
-		});
 	});
 });

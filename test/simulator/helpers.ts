@@ -179,4 +179,3 @@ export async function eventually(condition: () => boolean, timeoutMs = 3000): Pr
 		await new Promise((resolve) => setTimeout(resolve, 10));
 	}
 }
-
