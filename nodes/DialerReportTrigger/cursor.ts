@@ -269,7 +269,7 @@ function placed(identity: RowIdentity, read: ReadWindow): { time: number; latest
  * under. A read that lists a row dated before the read (a dialer that filters by another time,
  * such as its last save) can list it again up to the read's end: remembered from there.
  */
-function listedUnder(
+export function listedUnder(
 	identity: RowIdentity,
 	read: ReadWindow,
 	before: KnownRow | undefined,

@@ -14,12 +14,13 @@ import { DateTime } from 'luxon';
 import {
 	COARSE_FILTER_MS,
 	listableFrom,
+	listedUnder,
 	rememberRows,
 	type CursorSettings,
 	type CursorState,
 	type ReadWindow,
 } from './cursor';
-import { knownRows, rememberedCounts, updateMemory } from './memory';
+import { knownRows, rememberedCounts, updateMemory, type KnownRow } from './memory';
 import { newRows, type FreshRow, type RowIdentity } from './newRows';
 import { canonicalValue } from './rowIdentity';
 
@@ -70,7 +71,9 @@ export function judgedFrom(state: CursorState): number {
  * late. Rows dated where the memory tells rows apart are judged by it; rows dated before that
  * (before the trigger's start, or older than the memory holds) are late when they appeared since
  * the last check (`baseline`) dated more than the Overlap Window before it. Each is told once:
- * remembered as long as the memory keeps it, and in the next check's baseline.
+ * remembered as long as the memory keeps it, and in the next check's baseline. A known row the
+ * read lists under a later time than remembered (re-dated by a save written too late for any
+ * poll) is remembered from that time on: the row was emitted, and never becomes a late row.
  * A known row listed with another status is a change of a row, never a late row: with Emit a Row
  * Again When Its Status Changes, one no poll lists any more (a dialer that keeps a ficha's date
  * and filters by it) is returned in `changes`, to emit, and remembered with that status; one a
@@ -97,7 +100,13 @@ export function findLateRows<T>(
 	const emitChanges = settings.emitStatusChanges ?? false;
 	// What the trigger knew when the check read (before the poll's own reads).
 	const knownAtRead = polled ? knownRows(polled.known) : known;
-	const { fresh } = newRows(rows, identityOf, rememberedCounts(state.seen), known, emitChanges);
+	const { fresh, relisted } = newRows(
+		rows,
+		identityOf,
+		rememberedCounts(state.seen),
+		known,
+		emitChanges,
+	);
 	const from = judgedFrom(state);
 	const unlisted = unlistedBefore(state, settings);
 	// Changes of known rows that no poll lists any more: emitted from here, once.
@@ -138,10 +147,23 @@ export function findLateRows<T>(
 		appeared.push(entry);
 	}
 	const late = [...judged, ...appeared];
-	if (late.length === 0 && changes.length === 0) return { state, late, changes };
+	const lookedBack = { ...read, to: Math.min(read.to, now) };
+	// A known row listed under a later time than remembered (a save the dialer re-dated, written
+	// later than any poll reads): remembered from that time on, status as it was, so the memory
+	// keeps it as long as the look back lists it, and it is never taken for a row not emitted.
+	const moved = new Map<string, KnownRow>();
+	for (const identity of relisted) {
+		const before = known.get(identity.key)!;
+		const { instant } = listedUnder(identity, lookedBack, before);
+		if (instant > before.instant) moved.set(identity.key, { ...before, instant });
+	}
+	if (late.length === 0 && changes.length === 0 && moved.size === 0) {
+		return { state, late, changes };
+	}
 	// All are remembered as long as the memory keeps them: a ficha among them the dialer re-dates
 	// later is still not emitted.
-	const added = rememberRows([...late, ...changes], { ...read, to: Math.min(read.to, now) }, known);
+	const added = rememberRows([...late, ...changes], lookedBack, known);
+	for (const [key, row] of moved) added.known.set(key, row);
 	const memory = updateMemory(state, added, listableFrom(state.cursor, settings), state.cursor);
 	return {
 		state: { ...state, ...memory, lateRows: state.lateRows + late.length },

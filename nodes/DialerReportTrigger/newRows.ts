@@ -40,23 +40,33 @@ export interface FreshRow<T> {
 }
 
 /**
- * Of the listings of one key in a read, the one it counts as: the one with the latest time, and
- * among those the one whose status digest sorts last. Not the first: the order of a read changes
- * nothing, so a ficha listed twice in one read with two statuses is the same one every read.
+ * Of the listings of one key in a read, the one it counts as: the one with the latest time (the
+ * newest save, where the dialer dates a ficha by it); among those, one with the `remembered`
+ * status, else the one whose status digest sorts last. Not the first: the order of a read changes
+ * nothing, so a ficha listed twice in one read with two statuses is the same one every read. A
+ * read tells not which of the listings under one time is newer (a dialer that lists a row per
+ * save under the ficha's data), so one of them never reverts the status the trigger holds: a
+ * look back, reading a day of saves, would otherwise bring an older status back.
  */
-function latestListing<T>(listing: Array<{ row: T; identity: RowIdentity }>): {
-	row: T;
-	identity: RowIdentity;
-} {
+function latestListing<T>(
+	listing: Array<{ row: T; identity: RowIdentity }>,
+	remembered: string | undefined,
+): { row: T; identity: RowIdentity } {
+	const rank = (identity: RowIdentity): [number, boolean, string] => [
+		identity.latest ?? identity.time ?? -Infinity,
+		identity.status === remembered,
+		identity.status ?? '',
+	];
 	let chosen = listing[0];
+	let best = rank(chosen.identity);
 	for (const entry of listing.slice(1)) {
-		const time = entry.identity.latest ?? entry.identity.time ?? -Infinity;
-		const chosenTime = chosen.identity.latest ?? chosen.identity.time ?? -Infinity;
+		const [time, kept, status] = rank(entry.identity);
 		if (
-			time > chosenTime ||
-			(time === chosenTime && (entry.identity.status ?? '') > (chosen.identity.status ?? ''))
+			time > best[0] ||
+			(time === best[0] && (kept > best[1] || (kept === best[1] && status > best[2])))
 		) {
 			chosen = entry;
+			best = [time, kept, status];
 		}
 	}
 	return chosen;
@@ -90,7 +100,9 @@ export function newRows<T>(
 	// Rows listed with a key for the first time, by the key they have without it.
 	const keyedNow = new Map<string, Array<{ row: T; identity: RowIdentity }>>();
 	for (const [key, listing] of listed) {
-		const first = listing[0].identity.unique ? latestListing(listing) : listing[0];
+		const first = listing[0].identity.unique
+			? latestListing(listing, known.get(key)?.status)
+			: listing[0];
 		if (!first.identity.unique) {
 			for (const copy of listing.slice(copies.get(key) ?? 0)) fresh.push({ key, ...copy });
 			continue;

@@ -271,3 +271,33 @@ describe('under n8n poll scheduling that hands every poll a copy of the static d
 		).toEqual([1]);
 	});
 });
+
+describe('a ficha the dialer re-dates when it is saved again', () => {
+	it('emitted, then re-dated by a save written later than the Overlap Window, is never named or counted as late, the next day either (found: named and counted a day later)', async () => {
+		const day = 24 * 60 * MINUTE;
+		// A ficha an hour, on time, so a count would show on an item.
+		const hourly = Array.from({ length: 28 }, (_, hour) => ({
+			ficha: `h${hour}`,
+			data: at('09:45:00') + hour * 60 * MINUTE,
+			writtenAt: at('09:45:00') + hour * 60 * MINUTE,
+		}));
+		// Ficha 42, filled at 10:00 and emitted; saved again at 10:30, which the dialer writes
+		// (moving its data to 10:30) at 10:50, 20 minutes past the Overlap Window.
+		const ficha42 = (now: number) =>
+			now < at('10:50:00')
+				? { ficha: '42', data: at('10:00:00'), writtenAt: at('10:00:00') }
+				: { ficha: '42', data: at('10:30:00'), writtenAt: at('10:50:00') };
+		const answer = (form: URLSearchParams, now: number) =>
+			dialer([...hourly, ficha42(now)], () => now)(form);
+		// A poll every 5 minutes for 27 hours.
+		const { warnings, items } = await pollEachMinute([], at('09:51:00'), at('12:51:00') + day, {
+			answer,
+			stepMs: 5 * MINUTE,
+		});
+		expect(items.filter(({ json }) => json.ficha === '42').map(({ json }) => json.status)).toEqual([
+			'Pendente',
+		]);
+		expect(warnings).toEqual([]);
+		expect(items.filter(({ json }) => LATE_ROWS_FIELD in json)).toEqual([]);
+	});
+});

@@ -228,3 +228,69 @@ describe('a status change no poll lists any more', () => {
 		expect(emitted[1].minute).toBeLessThan(40 + 15);
 	});
 });
+
+describe('a dialer that lists one row per save, filtered by the save', () => {
+	const trigger = new DialerReportTrigger();
+	let workflows = 0;
+	afterAll(() => {
+		Settings.now = () => Date.now();
+	});
+
+	/**
+	 * Polls once a minute from 09:01 to 10:30 (look back every 15 minutes) a dialer that keeps
+	 * every save of ficha 42 as a row of its own, each with the ficha's data (09:00:05) and that
+	 * save's status, and filters de/ate by the save's time. Returns the statuses emitted.
+	 */
+	async function emittedStatuses(saves: Array<{ at: number; status: string }>) {
+		const staticData: IDataObject = {};
+		const warnings: string[] = [];
+		const emitted: string[] = [];
+		const workflowId = `row-per-save-${++workflows}`;
+		const digits = (time: number) => DateTime.fromMillis(time, { zone }).toFormat('yyyyMMddHHmmss');
+		for (let minute = 1; minute <= 90; minute++) {
+			const now = start + minute * MINUTE;
+			Settings.now = () => now;
+			const output = await trigger.poll.call(
+				fakePollFunctions({
+					parameters: {
+						event: 'newFilledForm',
+						form: '41',
+						filters: {},
+						options: { overlapWindow: 10, emitStatusChanges: true },
+					},
+					staticData,
+					workflowId,
+					timezone: zone,
+					warnings,
+					answer: (form) => ({
+						data: saves
+							.filter(({ at }) => at <= now)
+							.filter(({ at }) => digits(at) >= form.get('de')! && digits(at) <= form.get('ate')!)
+							.map(({ status }) => ({ ...pending, status })),
+					}),
+				}),
+			);
+			for (const item of output?.[0] ?? []) emitted.push(String(item.json.status));
+		}
+		return { emitted, warnings };
+	}
+
+	it.each([
+		['Pendente', 'Finalizada', 'Retornar'],
+		['Retornar', 'Pendente', 'Finalizada'],
+		['Finalizada', 'Retornar', 'Pendente'],
+		['Pendente', 'Retornar', 'Finalizada'],
+	])(
+		'New Filled Form with Emit Status Changes: saved %s, %s, %s, each change comes once and the ficha ends on the last (found: the look back brought an older status back, the poll the newer again, ending on the older)',
+		async (...statuses) => {
+			const { emitted, warnings } = await emittedStatuses(
+				statuses.map((status, index) => ({
+					at: index === 0 ? start + 5_000 : start + (20 * index - 1) * MINUTE + 30_000,
+					status,
+				})),
+			);
+			expect(emitted).toEqual(statuses);
+			expect(warnings).toEqual([]);
+		},
+	);
+});
