@@ -34,7 +34,7 @@ module.exports = {
 		{
 			// n8n 2.41.1: every e2e suite, the browser tests included (they share its n8n).
 			displayName: 'e2e',
-			...realN8n(lanes.e2e),
+			...realN8n(lanes.suites.e2e),
 		},
 		{
 			// The same harness on the last n8n 1.x line (Node 22). `globals.n8nVersion` is a major or
@@ -42,13 +42,13 @@ module.exports = {
 			// docs/compatibility.md asks of 1.x users: with 1.x's single SQLite connection,
 			// simultaneous Data Table writes break n8n's transactions for good (n8n-io/n8n#20916).
 			displayName: 'e2e-n8n1',
-			...realN8n(lanes.n8n1),
+			...realN8n(lanes.suites.n8n1),
 			globals: { n8nVersion: '1', n8nEnv: { DB_SQLITE_POOL_SIZE: '3' } },
 		},
 		{
 			// Starts its own n8n in queue mode (Redis, PostgreSQL, webhook processor, workers).
 			displayName: 'queue',
-			...realN8n(lanes.queueMode),
+			...realN8n(lanes.suites.queueMode),
 			globalSetup: '<rootDir>/test/queue-mode/setup/global-setup.ts',
 			globalTeardown: '<rootDir>/test/queue-mode/setup/global-teardown.ts',
 			setupFilesAfterEnv: [],

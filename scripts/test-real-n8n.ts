@@ -7,6 +7,10 @@
  * Output lines carry their lane's name.
  * Exits non-zero when any project fails; every lane runs to its end, so one run shows every
  * failure. `npm run test:all` sets DIALER_TEST_ALL=1 for the whole matrix.
+ *
+ * `--prepare` only installs what the lanes' n8n need (each n8n version, Redis and PostgreSQL for
+ * queue mode): `npm test` runs it beside the checks and unit tests, which leave the network and
+ * much of the disk idle, so a clean machine's first real-n8n suite does not wait minutes for it.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -16,10 +20,37 @@ import { concurrently } from 'concurrently';
 
 import { lanes } from '../test/setup/lanes';
 import { PACKED_TARBALL_ENV, packProject } from './n8n/instance';
+import { ensureRuntime, N8N_VERSION, newestOfLine } from './n8n/runtime';
+import { ensureDebianPackages } from './services/debian';
+import { ensurePostgresBinaries } from './services/postgresBinaries';
+import { REDIS_PACKAGE } from './services/redis';
 
 // Files before --selectProjects, which takes every later word as a project name.
 const jest = ([project, files, atOnce]: [string, string[], number]) =>
 	`npx jest ${files.join(' ')} --selectProjects ${project} ${atOnce > 1 ? `--maxWorkers=${atOnce}` : '--runInBand'}`;
+
+/** The n8n version each jest project of lanes.js starts (jest.config.js's `globals.n8nVersion`). */
+const PROJECT_VERSIONS: Record<string, string | undefined> = {
+	e2e: N8N_VERSION,
+	'e2e-n8n1': newestOfLine(1),
+	queue: N8N_VERSION,
+};
+
+async function prepare(): Promise<number> {
+	const projects = new Set(
+		Object.values(lanes)
+			.flat()
+			.map(([project]) => project),
+	);
+	const versions = new Set([...projects].map((project) => PROJECT_VERSIONS[project]));
+	// In turn: the installs share the network and the disk.
+	for (const version of versions) await ensureRuntime({ version });
+	if (projects.has('queue')) {
+		await ensureDebianPackages([REDIS_PACKAGE]);
+		await ensurePostgresBinaries();
+	}
+	return 0;
+}
 
 async function main(): Promise<number> {
 	const folder = await mkdtemp(path.join(os.tmpdir(), 'n8n-dialer-packed-'));
@@ -43,7 +74,7 @@ async function main(): Promise<number> {
 	}
 }
 
-main().then(
+(process.argv.includes('--prepare') ? prepare() : main()).then(
 	(code) => process.exit(code),
 	(error: Error) => {
 		console.error(error);

@@ -346,9 +346,10 @@ async function installN8n(rt: N8nRuntime): Promise<void> {
 		},
 	);
 	await step(rt, `building sqlite3 and isolated-vm for Node ${rt.spec.node}`, async () => {
+		// JOBS: node-gyp compiles on every core, not one.
 		await run('npm', ['rebuild', '--ignore-scripts=false', 'sqlite3', 'isolated-vm'], {
 			cwd,
-			env,
+			env: { ...env, JOBS: 'max' },
 			log,
 		});
 		// A rebuild that silently did nothing only shows when n8n opens its database: check now.
