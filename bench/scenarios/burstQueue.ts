@@ -124,7 +124,11 @@ async function measureRun(
 	};
 }
 
-function queuePoint(deployment: Deployment, inFlight: number, runs: QueueRun[]): BurstQueuePoint {
+export function queuePoint(
+	deployment: Deployment,
+	inFlight: number,
+	runs: QueueRun[],
+): BurstQueuePoint {
 	const of = (pick: (run: QueueRun) => number) => summarize(runs.map(pick));
 	return {
 		deployment,
