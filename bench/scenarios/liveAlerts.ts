@@ -23,9 +23,9 @@ export interface LiveAlerts {
 	/**
 	 * The executions started since `before` once they have settled: at least `expected` (the
 	 * example wants every kind, so one per accepted delivery), then none new for 3 s, for
-	 * deliveries n8n answered after the dialer gave up (at most two minutes). n8n's public API
-	 * lists an execution only once it is no longer running: finished, failed, or parked at the
-	 * example's Wait.
+	 * deliveries n8n answered after the dialer gave up, and none still queued or running (at most
+	 * two minutes). In single mode n8n's public API leaves out the executions its process is
+	 * running; in queue mode it lists those the workers run, so their status is what tells.
 	 */
 	settledSince(before: Set<string>, expected: number): Promise<Execution[]>;
 }
@@ -76,7 +76,8 @@ export async function withLiveAlerts<T>(
 				if (started.length !== previous) sameSince = Date.now();
 				previous = started.length;
 				const quiet = Date.now() - sameSince >= 3_000;
-				if ((started.length >= expected && quiet) || Date.now() > deadline) return started;
+				const ended = started.every(({ status }) => status !== 'new' && status !== 'running');
+				if ((started.length >= expected && quiet && ended) || Date.now() > deadline) return started;
 				await new Promise((resolve) => setTimeout(resolve, 1000));
 			}
 		},
