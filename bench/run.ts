@@ -83,7 +83,7 @@ interface Plan {
 	rateSeconds: number;
 	legacyRates: number[];
 	burst: Omit<BurstOptions, 'env'>;
-	/** Queue-mode bursts; none in quick mode (no PostgreSQL and Redis for a smoke run). */
+	/** PostgreSQL, Redis and up to six n8n processes: in quick mode only when asked for with --only. */
 	burstQueue?: Omit<BurstQueueOptions, 'env'>;
 	/** Six fresh n8n, one per setting: none in quick mode unless asked for with --only. */
 	burstSettings?: Omit<BurstSettingsOptions, 'env'>;
@@ -121,8 +121,8 @@ const FULL: Plan = {
 	rateSeconds: 8,
 	legacyRates: [20, 50],
 	burst: { deliveries: 1_000, levels: [50, 100, 150, 200], runs: 3, save: 'all' },
-	// From the level single mode holds with the recommended settings (about 5 min for all three).
-	burstQueue: { deliveries: 1_000, levels: [150, 200, 300], runs: 3 },
+	// From a level single mode holds on its defaults to one it loses at.
+	burstQueue: { deliveries: 1_000, levels: [50, 150, 300], runs: 2 },
 	// The level n8n's defaults already lose at, and the largest the recommended setting held.
 	burstSettings: { deliveries: 1_000, levels: [150, 600], runs: 3 },
 	refusedFlood: { deliveries: 1_000, inFlight: 50, runs: 3 },
@@ -155,6 +155,7 @@ const QUICK: Plan = {
 	rateSeconds: 2,
 	legacyRates: [],
 	burst: { deliveries: 140, levels: [50], runs: 1, save: 'all' },
+	burstQueue: { deliveries: 140, levels: [50], runs: 1 },
 	refusedFlood: { deliveries: 100, inFlight: 20, runs: 1 },
 };
 
@@ -165,8 +166,8 @@ interface Args {
 	/** `--only <section>`: that section alone, printed, saved and put on the page. */
 	only?: SectionName;
 	/**
-	 * `--env NAME=VALUE` (repeatable): n8n settings for a burst or recordings run (burst-queue: added
-	 * to the recommended ones).
+	 * `--env NAME=VALUE` (repeatable): n8n settings for a burst or recordings run (burst-queue:
+	 * every process of every deployment).
 	 */
 	env: Record<string, string>;
 	/** report-floor: `--cases getFP1,getRQ4` measures those reports only. */
@@ -214,7 +215,7 @@ function parseArgs(argv: string[]): Args {
 		...narrowed(base.burst),
 		save: (value('--save') ?? base.burst.save) as BurstOptions['save'],
 	};
-	const burstQueue = narrowed(FULL.burstQueue!);
+	const burstQueue = narrowed(base.burstQueue!);
 	const burstSettings = narrowed(FULL.burstSettings!);
 	// Soak runs may narrow too: --rates 10 --minutes 2 --settings recommended.
 	const rates = value('--rates');
@@ -238,7 +239,7 @@ function parseArgs(argv: string[]): Args {
 			burst,
 			// --files 50: fewer recordings for a first measurement.
 			recordings: { ...base.recordings, files: Number(value('--files') ?? base.recordings.files) },
-			...(only === 'burst-queue' ? { burstQueue } : {}),
+			burstQueue: only === 'burst-queue' || !quick ? burstQueue : undefined,
 			...(only === 'burst-settings' || !quick ? { burstSettings } : {}),
 			...(only === 'soak' || !quick ? { soak } : {}),
 			...(only === 'soak-busy' || !quick ? { soakBusy } : {}),
@@ -488,9 +489,8 @@ const MEASURE: { [Name in SectionName]: (context: Context) => Promise<SectionRes
 	'burst-settings': ({ sim, secret, plan, env }) =>
 		runBurstSettingsScenario(sim, secret, { ...plan.burstSettings!, env }),
 	'burst-queue': ({ sim, secret, plan, env }) => {
-		const settings = { ...RECOMMENDED_N8N_SETTINGS, ...env };
-		log(`shift-start bursts in queue mode, n8n settings ${JSON.stringify(settings)}`);
-		return runBurstQueueScenario(sim, secret, { ...plan.burstQueue!, env: settings });
+		log(`shift-start bursts in queue mode, n8n settings ${JSON.stringify(env)}`);
+		return runBurstQueueScenario(sim, secret, { ...plan.burstQueue!, env });
 	},
 	soak: ({ sim, secret, plan, env }) => runSoakScenario(sim, secret, { ...plan.soak!, env }),
 	'soak-busy': ({ sim, secret, plan, env }) =>

@@ -15,6 +15,8 @@ import type { Json, RunWorkflow } from './workflows';
 export interface Target {
 	/** The process group whose CPU and memory are measured: n8n, in queue mode the first webhook processor. */
 	n8n: { pid: number };
+	/** Every n8n process of the deployment: the one n8n, or main, webhook processors and workers. */
+	processes: Array<{ pid: number }>;
 	/** Each address serving production webhooks: every one must serve a workflow once activated. */
 	webhookServers: string[];
 	api: N8nApi;
@@ -32,16 +34,18 @@ export function log(message: string): void {
 }
 
 /**
- * Waits (at most 3 minutes) until no n8n uses more than a tenth of a core over a second: one still
- * working off a burst (executions answered after the dialer gave up) shares the cores.
+ * Waits (at most 3 minutes) until no n8n process uses more than a tenth of a core over a second:
+ * one still working off a burst (executions answered after the dialer gave up, a worker's queued
+ * jobs) shares the cores.
  */
 export async function untilIdle(targets: Target[]): Promise<void> {
-	const busy = () => targets.reduce((total, target) => total + cpuTimes(target.n8n.pid).groupMs, 0);
+	const pids = targets.flatMap((target) => target.processes.map((process) => process.pid));
+	const busy = () => pids.map((pid) => cpuTimes(pid).groupMs);
 	const deadline = Date.now() + 180_000;
 	for (let before = busy(); Date.now() < deadline;) {
 		await new Promise((resolve) => setTimeout(resolve, 1000));
 		const now = busy();
-		if (now - before < 100) return;
+		if (now.every((ms, index) => ms - before[index] < 100)) return;
 		before = now;
 	}
 	log('n8n still busy after 3 minutes, measuring anyway');
@@ -79,6 +83,7 @@ export async function startTarget(
 		log(`n8n ${n8n.pid} ready in ${((n8n.timings.ready ?? 0) / 1000).toFixed(1)} s`);
 		return {
 			n8n,
+			processes: [n8n],
 			webhookServers: [n8n.baseUrl],
 			api,
 			...credentials,
@@ -127,6 +132,7 @@ export async function startQueueTarget(
 		);
 		return {
 			n8n: stack.webhook.process,
+			processes: [stack.main, ...stack.webhooks, ...stack.workers].map((p) => p.process),
 			webhookServers,
 			api: stack.api,
 			...credentials,

@@ -13,14 +13,11 @@ import path from 'node:path';
 import { request } from 'undici';
 
 import type { Execution } from '../../scripts/n8n/api';
-import { waitUntilServed } from '../../scripts/n8n/api';
-import { exampleTable } from '../../scripts/n8n/dataTables';
-import { triggerUrl } from '../../scripts/n8n/dialer';
-import { configureExample, EXAMPLES_DIR, readExamples } from '../../scripts/demo';
 import type { DialerSimulator } from '../../simulator/types';
 import { percentile, summarize, type Summary } from '../lib/stats';
 import { log, startTarget, untilIdle, type Target } from '../lib/target';
-import { acks, burst, whenDatabaseReady, type Acks } from './events';
+import { acks, burst, type Acks } from './events';
+import { finished, withLiveAlerts, type LiveAlerts } from './liveAlerts';
 
 /** The configurations compared, by the name the page gives them. */
 export const ENGINE_SETTINGS: ReadonlyArray<{ name: string; env: Record<string, string> }> = [
@@ -32,8 +29,6 @@ export const ENGINE_SETTINGS: ReadonlyArray<{ name: string; env: Record<string, 
 	})),
 	{ name: 'legacy engine', env: { N8N_EXPRESSION_ENGINE: 'legacy' } },
 ];
-
-const LIVE_ALERTS = 'live-pause-alerts-to-file.json';
 
 export interface BurstSettingsOptions {
 	deliveries: number;
@@ -91,64 +86,27 @@ async function loopDelay(target: Target): Promise<{ p99Ms: number; maxMs: number
 const durationMs = (execution: Execution) =>
 	Date.parse(execution.stoppedAt!) - Date.parse(execution.startedAt);
 
-/**
- * The executions started since `before` once they have settled: at least one for each accepted
- * delivery (the example wants every kind), then none new for 3 s, for deliveries n8n answered
- * after the dialer gave up (at most two minutes). n8n's public API lists an execution only once
- * it is no longer running: finished, failed, or parked at the example's Wait.
- */
-async function settled(target: Target, workflowId: string, before: Set<string>, expected: number) {
-	const deadline = Date.now() + 120_000;
-	let previous = -1;
-	let sameSince = Date.now();
-	for (;;) {
-		const all = await whenDatabaseReady(() => target.api.listExecutions(workflowId));
-		const started = all.filter((execution) => !before.has(execution.id));
-		if (started.length !== previous) sameSince = Date.now();
-		previous = started.length;
-		const quiet = Date.now() - sameSince >= 3_000;
-		if ((started.length >= expected && quiet) || Date.now() > deadline) return started;
-		await new Promise((resolve) => setTimeout(resolve, 1000));
-	}
-}
-
-/** The live alerts example, active on a fresh agents table, its trigger answering. */
-async function deployLiveAlerts(target: Target, outputFolder: string) {
-	const example = (await readExamples()).find(({ file }) => file === LIVE_ALERTS);
-	if (!example) throw new Error(`${LIVE_ALERTS} is not in ${EXAMPLES_DIR}`);
-	const table = await exampleTable(target.api);
-	const workflow = await target.api.createWorkflow(
-		configureExample(example.workflow, target.dialer, outputFolder, table.ref),
-	);
-	await target.api.activateWorkflow(workflow.id);
-	const webhookId = workflow.nodes.find((node) => node.webhookId)!.webhookId!;
-	const url = triggerUrl(target.api, webhookId);
-	await table.made();
-	return { workflowId: workflow.id, url };
-}
-
 async function measureRun(
 	target: Target,
 	sim: DialerSimulator,
-	workflowId: string,
+	alerts: LiveAlerts,
 	options: { deliveries: number; inFlight: number },
 ): Promise<SettingsRun> {
 	// Executions of the run before that outlived its settling wait would share the cores.
 	await untilIdle([target]);
-	const earlier = await whenDatabaseReady(() => target.api.listExecutions(workflowId));
-	const before = new Set(earlier.map((execution) => execution.id));
+	const before = await alerts.executionIds();
 	await loopDelay(target);
 	const { deliveries, elapsedMs } = await burst(sim, options.deliveries, options.inFlight);
 	const answered = acks(deliveries);
-	const started = await settled(target, workflowId, before, answered.deliveries - answered.failed);
+	const started = await alerts.settledSince(before, answered.deliveries - answered.failed);
 	const delay = await loopDelay(target);
-	const finished = started.filter((e) => e.status === 'success' && e.stoppedAt).map(durationMs);
+	const durations = finished(started).map(durationMs);
 	return {
 		...answered,
 		eventsPerSecond: (options.deliveries * 1000) / elapsedMs,
 		executions: started.length,
-		executionP50Ms: percentile(finished, 50),
-		executionP99Ms: percentile(finished, 99),
+		executionP50Ms: percentile(durations, 50),
+		executionP99Ms: percentile(durations, 99),
 		loopDelayP99Ms: delay.p99Ms,
 		loopDelayMaxMs: delay.maxMs,
 	};
@@ -167,14 +125,11 @@ export async function runBurstSettingsScenario(
 			log(`burst-settings: ${name}, n8n settings ${JSON.stringify(settings)}`);
 			const target = await startTarget(sim, secret, settings);
 			try {
-				const { workflowId, url } = await deployLiveAlerts(target, outputFolder);
-				await waitUntilServed(url, { 'x-webhook-secret': secret });
-				const id = sim.webhooks.register({ url, secret });
-				try {
+				await withLiveAlerts(target, sim, secret, outputFolder, async (alerts) => {
 					for (const inFlight of options.levels) {
 						const runs: SettingsRun[] = [];
 						for (let run = 1; run <= options.runs; run++) {
-							const measured = await measureRun(target, sim, workflowId, {
+							const measured = await measureRun(target, sim, alerts, {
 								deliveries: options.deliveries,
 								inFlight,
 							});
@@ -188,9 +143,7 @@ export async function runBurstSettingsScenario(
 						}
 						points.push(settingsPoint(name, env, inFlight, runs));
 					}
-				} finally {
-					sim.webhooks.unregister(id);
-				}
+				});
 			} finally {
 				await target.stop();
 			}

@@ -11,6 +11,7 @@ import path from 'node:path';
 import {
 	HAND_WRITTEN_MARKER,
 	benchmarksMarkdown,
+	burstQueueSection,
 	withHandWritten,
 } from '../../bench/report/markdown';
 import {
@@ -19,6 +20,9 @@ import {
 	type SectionName,
 	type SectionRecord,
 } from '../../bench/report/sections';
+import type { BurstQueueResult, QueueRun } from '../../bench/scenarios/burstQueue';
+import { queuePoint } from '../../bench/scenarios/burstQueue';
+import { LIVE_ALERTS } from '../../bench/scenarios/liveAlerts';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -87,6 +91,36 @@ describe('the benchmark page', () => {
 		expect(sectionOf(page, '## 2. Bulk actions')).toContain('*Measured 2026-11-25 10:00 UTC');
 		expect(sectionOf(page, '## 3. Event stream')).toContain('*Measured 2026-11-20 08:10 UTC');
 		expect(page).not.toContain('2026-11-20 08:00 UTC');
+	});
+
+	it('shows queue-mode bursts by why deliveries were lost, and asks for a fresh run of an older shape', () => {
+		const run = (lostBy: QueueRun['lostBy'], executions: number): QueueRun => {
+			const failed = lostBy.unavailable + lostBy.timedOut + lostBy.refused + lostBy.other;
+			return {
+				...{ deliveries: 1000, failed, p50Ms: 900, p99Ms: 4800, maxMs: 5000, outcomes: {} },
+				...{ eventsPerSecond: 120, answered: 1000 - failed, lostBy, executions, finished: 700 },
+			};
+		};
+		const lost = { unavailable: 3, timedOut: 7, refused: 1, other: 0 };
+		const result: BurstQueueResult = {
+			...{ deliveries: 1000, levels: [150], runs: 1, env: {}, behindTrigger: LIVE_ALERTS },
+			points: [queuePoint('queue2', 150, [run(lost, 1001)])],
+		};
+		const [heading, , text, , header, , row] = burstQueueSection(result);
+
+		expect(heading).toBe(
+			'## 5. Shift-start bursts in queue mode, the live alerts behind the trigger',
+		);
+		expect(text).toContain("queue mode on n8n's defaults");
+		expect(text).toContain('at least once, not exactly once');
+		expect(header).toContain('| Lost: 503 | Lost: timed out | Lost: refused | Lost: other |');
+		expect(row).toBe(
+			'| 150 | queue mode, 2 webhook processors | 120.0 | – | 989 | 3 | 7 | 1 | 0 | 4,800 ms | 1.01 | 700 |',
+		);
+		const older = { ...result, behindTrigger: undefined } as unknown as BurstQueueResult;
+		expect(burstQueueSection(older).join('\n')).toContain(
+			'needs a fresh run, `npm run bench -- --only burst-queue`',
+		);
 	});
 
 	it('keeps the hand-written part of the page it writes again, and starts a new page without one', () => {
