@@ -72,9 +72,9 @@ export default tseslint.config(
 		rules: { 'no-console': 'error' },
 	},
 
-	// Simulator, tests, scripts and benchmarks run on Node, never inside n8n.
+	// The harness, tests and scripts run on Node, never inside n8n.
 	{
-		files: ['simulator/**/*.ts', 'test/**/*.ts', 'scripts/**/*.ts', 'bench/**/*.ts'],
+		files: ['harness/**/*.ts', 'test/**/*.ts', 'scripts/**/*.ts'],
 		rules: { 'no-console': 'off' },
 	},
 	{

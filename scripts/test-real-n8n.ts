@@ -15,7 +15,7 @@ import path from 'node:path';
 import { concurrently } from 'concurrently';
 
 import { lanes } from '../test/setup/lanes';
-import { PACKED_TARBALL_ENV, packProject } from './n8n/instance';
+import { PACKED_TARBALL_ENV, packProject } from '../harness/n8n/instance';
 
 // Files before --selectProjects, which takes every later word as a project name.
 const jest = ([project, files, atOnce]: [string, string[], number]) =>

@@ -12,13 +12,13 @@ import {
 	HAND_WRITTEN_MARKER,
 	benchmarksMarkdown,
 	withHandWritten,
-} from '../../bench/report/markdown';
+} from '../../harness/bench/report/markdown';
 import {
 	readSections,
 	writeSection,
 	type SectionName,
 	type SectionRecord,
-} from '../../bench/report/sections';
+} from '../../harness/bench/report/sections';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -27,7 +27,7 @@ function saved<Name extends SectionName>(
 	name: Name,
 	machine: Partial<SectionRecord['machine']>,
 ): SectionRecord<Name> {
-	const file = path.join(ROOT, 'bench', 'results', `${name}.json`);
+	const file = path.join(ROOT, 'harness', 'bench', 'results', `${name}.json`);
 	const record = JSON.parse(readFileSync(file, 'utf8')) as SectionRecord<Name>;
 	return { ...record, machine: { ...record.machine, note: undefined, ...machine } };
 }
@@ -50,7 +50,7 @@ describe('the benchmark page', () => {
 			outDir,
 			saved('events', { date: '2026-11-24 17:30 UTC', n8nVersion: '2.50.0', durationMin: 9 }),
 		);
-		const page = benchmarksMarkdown(readSections(outDir), 'bench/chart.svg');
+		const page = benchmarksMarkdown(readSections(outDir), 'harness/bench/chart.svg');
 
 		const runs = sectionOf(page, '## Runs');
 		expect(runs).toMatch(
@@ -69,7 +69,7 @@ describe('the benchmark page', () => {
 
 	it('names the command that measures a section not measured yet, and shows no tables for it', () => {
 		writeSection(outDir, saved('bulk', {}));
-		const page = benchmarksMarkdown(readSections(outDir), 'bench/chart.svg');
+		const page = benchmarksMarkdown(readSections(outDir), 'harness/bench/chart.svg');
 
 		expect(page).toContain(
 			'| report-trigger | not yet: `npm run bench -- --only report-trigger` |',
@@ -82,7 +82,7 @@ describe('the benchmark page', () => {
 		writeSection(outDir, saved('bulk', { date: '2026-11-20 08:00 UTC' }));
 		writeSection(outDir, saved('events', { date: '2026-11-20 08:10 UTC' }));
 		writeSection(outDir, saved('bulk', { date: '2026-11-25 10:00 UTC' }));
-		const page = benchmarksMarkdown(readSections(outDir), 'bench/chart.svg');
+		const page = benchmarksMarkdown(readSections(outDir), 'harness/bench/chart.svg');
 
 		expect(sectionOf(page, '## 2. Bulk actions')).toContain('*Measured 2026-11-25 10:00 UTC');
 		expect(sectionOf(page, '## 3. Event stream')).toContain('*Measured 2026-11-20 08:10 UTC');
@@ -106,8 +106,8 @@ describe('the benchmark page', () => {
 	it('is the page the repository carries (after a change of wording: `npm run bench -- --render`)', () => {
 		const page = readFileSync(path.join(ROOT, 'BENCHMARKS.md'), 'utf8');
 		expect(page.split(HAND_WRITTEN_MARKER)).toHaveLength(2);
-		expect(withHandWritten(benchmarksMarkdown(readSections(ROOT), 'bench/chart.svg'), page)).toBe(
-			page,
-		);
+		expect(
+			withHandWritten(benchmarksMarkdown(readSections(ROOT), 'harness/bench/chart.svg'), page),
+		).toBe(page);
 	});
 });
