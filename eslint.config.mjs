@@ -7,18 +7,21 @@ import tseslint from 'typescript-eslint';
 const communityRecommended = n8nCommunityNodesPlugin.configs.recommended;
 const nodeCode = ['nodes/**/*.ts', 'credentials/**/*.ts'];
 
-export default tseslint.config(
-	{ ignores: ['node_modules/**', 'coverage/**', 'dist/**/*.d.ts', 'dist/**/*.map'] },
-
-	// Everything written in TypeScript: the usual correctness rules.
-	{
-		files: ['**/*.ts'],
-		extends: [js.configs.recommended, tseslint.configs.recommended],
-		languageOptions: { globals: globals.node },
-		rules: {
-			'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
-		},
+/** Everything written in TypeScript: the usual correctness rules (harness/ lints with them too). */
+export const typescript = tseslint.config({
+	files: ['**/*.ts'],
+	extends: [js.configs.recommended, tseslint.configs.recommended],
+	languageOptions: { globals: globals.node },
+	rules: {
+		'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
 	},
+});
+
+export default tseslint.config(
+	// harness/ lints itself, with its own eslint.config.mjs (`npm run --workspace harness lint`).
+	{ ignores: ['node_modules/**', 'coverage/**', 'dist/**/*.d.ts', 'dist/**/*.map', 'harness/**'] },
+
+	...typescript,
 
 	// What ships: n8n's community rules, its base node and credential rules, and no console.
 	{
@@ -72,13 +75,13 @@ export default tseslint.config(
 		rules: { 'no-console': 'error' },
 	},
 
-	// Simulator, tests, scripts and benchmarks run on Node, never inside n8n.
+	// Tests and scripts run on Node, never inside n8n.
 	{
-		files: ['simulator/**/*.ts', 'test/**/*.ts', 'scripts/**/*.ts', 'bench/**/*.ts'],
+		files: ['test/**/*.ts', 'scripts/**/*.ts'],
 		rules: { 'no-console': 'off' },
 	},
 	{
-		files: ['*.js', 'scripts/**/*.js', 'test/**/*.js'],
+		files: ['*.js', 'test/**/*.js'],
 		languageOptions: { sourceType: 'commonjs', globals: globals.node },
 	},
 );

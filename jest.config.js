@@ -38,7 +38,7 @@ module.exports = {
 		},
 		{
 			// The same harness on the last n8n 1.x line (Node 22). `globals.n8nVersion` is a major or
-			// a version of scripts/n8n/runtime.ts. DB_SQLITE_POOL_SIZE=3 is 2.x's default, which
+			// a version of harness/n8n/runtime.ts. DB_SQLITE_POOL_SIZE=3 is 2.x's default, which
 			// docs/compatibility.md asks of 1.x users: with 1.x's single SQLite connection,
 			// simultaneous Data Table writes break n8n's transactions for good (n8n-io/n8n#20916).
 			displayName: 'e2e-n8n1',

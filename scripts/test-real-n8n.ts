@@ -19,11 +19,11 @@ import path from 'node:path';
 import { concurrently } from 'concurrently';
 
 import { lanes } from '../test/setup/lanes';
-import { PACKED_TARBALL_ENV, packProject } from './n8n/instance';
-import { ensureRuntime, N8N_VERSION, newestOfLine } from './n8n/runtime';
-import { ensureDebianPackages } from './services/debian';
-import { ensurePostgresBinaries } from './services/postgresBinaries';
-import { REDIS_PACKAGE } from './services/redis';
+import { PACKED_TARBALL_ENV, packProject } from '../harness/n8n/instance';
+import { ensureRuntime, N8N_VERSION, newestOfLine } from '../harness/n8n/runtime';
+import { ensureDebianPackages } from '../harness/services/debian';
+import { ensurePostgresBinaries } from '../harness/services/postgresBinaries';
+import { REDIS_PACKAGE } from '../harness/services/redis';
 
 // Files before --selectProjects, which takes every later word as a project name.
 const jest = ([project, files, atOnce]: [string, string[], number]) =>

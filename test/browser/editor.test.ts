@@ -2,16 +2,16 @@
  * The nodes in n8n's editor, in a real browser (Debian's Chromium driven by playwright-core),
  * against the e2e run's n8n: adding both nodes from the nodes panel, every resource/operation's
  * parameters, the light and dark icons, the AI agent and live pause alerts examples, and a page
- * that logs no errors. The README's pictures are `npm run screenshots`'s (scripts/screenshots.ts).
+ * that logs no errors. The README's pictures are `npm run screenshots`'s (harness/screenshots.ts).
  */
 import { NodeHelpers, type INodeProperties, type INodeTypeDescription } from 'n8n-workflow';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 
 import { Dialer } from '../../nodes/Dialer/Dialer.node';
 import { DialerTrigger } from '../../nodes/DialerTrigger/DialerTrigger.node';
-import type { Credential, N8nApi, Workflow, WorkflowNode } from '../../scripts/n8n/api';
-import { TRIGGER_VERSION } from '../../scripts/n8n/dialer';
-import { configureExample, readExamples } from '../../scripts/demo';
+import type { Credential, N8nApi, Workflow, WorkflowNode } from '../../harness/n8n/api';
+import { TRIGGER_VERSION } from '../../harness/n8n/dialer';
+import { configureExample, readExamples } from '../../harness/demo';
 import {
 	closeNode,
 	editorContext,
@@ -19,9 +19,9 @@ import {
 	openNode,
 	openWorkflow,
 	pickFromNodesPanel,
-} from '../../scripts/editor';
-import { startSimulator } from '../../simulator';
-import type { DialerSimulator } from '../../simulator/types';
+} from '../../harness/editor';
+import { startSimulator } from '../../harness/simulator';
+import type { DialerSimulator } from '../../harness/simulator/types';
 import { connectN8n, readConnection, registerSecret } from '../e2e/setup/connection';
 
 const PACKAGE = 'n8n-nodes-dialer';

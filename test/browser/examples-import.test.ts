@@ -18,10 +18,10 @@ import {
 	type N8nApi,
 	type Workflow,
 	type WorkflowNode,
-} from '../../scripts/n8n/api';
-import { AGENT_TABLE_NAME, type AgentTable } from '../../scripts/n8n/dataTables';
-import { sleep, triggerUrl } from '../../scripts/n8n/dialer';
-import { readExamples } from '../../scripts/demo';
+} from '../../harness/n8n/api';
+import { AGENT_TABLE_NAME, type AgentTable } from '../../harness/n8n/dataTables';
+import { sleep, triggerUrl } from '../../harness/n8n/dialer';
+import { readExamples } from '../../harness/demo';
 import { readConnection } from '../e2e/setup/connection';
 import { ALL } from '../setup/lanes';
 import { readLines } from '../e2e/support/supervision';

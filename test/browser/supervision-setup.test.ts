@@ -13,14 +13,14 @@ import path from 'node:path';
 import { request } from 'undici';
 import { type Page } from 'playwright-core';
 
-import type { N8nApi, Workflow } from '../../scripts/n8n/api';
+import type { N8nApi, Workflow } from '../../harness/n8n/api';
 import {
 	AGENT_TABLE_COLUMNS,
 	AGENT_TABLE_NAME,
 	AgentTable,
 	workflowsCreateTables,
-} from '../../scripts/n8n/dataTables';
-import { sleep, triggerUrl } from '../../scripts/n8n/dialer';
+} from '../../harness/n8n/dataTables';
+import { sleep, triggerUrl } from '../../harness/n8n/dialer';
 import { readConnection } from '../e2e/setup/connection';
 import { readLines } from '../e2e/support/supervision';
 import {

@@ -13,11 +13,11 @@ import { DateTime } from 'luxon';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { request } from 'undici';
 
-import type { Credential, N8nApi, Workflow } from '../../scripts/n8n/api';
-import { simulatorCredential, sleep } from '../../scripts/n8n/dialer';
-import { CHROMIUM_ARGS, ensureChromium } from '../../scripts/chromium';
-import { startSimulator } from '../../simulator';
-import type { DialerSimulator } from '../../simulator/types';
+import type { Credential, N8nApi, Workflow } from '../../harness/n8n/api';
+import { simulatorCredential, sleep } from '../../harness/n8n/dialer';
+import { CHROMIUM_ARGS, ensureChromium } from '../../harness/chromium';
+import { startSimulator } from '../../harness/simulator';
+import type { DialerSimulator } from '../../harness/simulator/types';
 import { connectN8n, registerSecret } from '../e2e/setup/connection';
 import {
 	deployAlertExample,
@@ -27,7 +27,7 @@ import {
 	type AlertDeployment,
 } from '../e2e/support/liveAlerts';
 import { configureSupervisionExample, type AgentRow } from '../e2e/support/supervision';
-import type { WallboardCredentials } from '../../scripts/demo';
+import type { WallboardCredentials } from '../../harness/demo';
 import { event } from '../e2e/support/triggerWorkflows';
 
 const WEBHOOK_SECRET = 'wallboard-webhook-secret';

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 
-import { percentile } from '../../bench/lib/stats';
+import { percentile } from '../../harness/bench/lib/stats';
 import { registerSecret } from './setup/connection';
 import {
 	ALL_EVENTS,

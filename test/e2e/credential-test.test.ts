@@ -7,9 +7,9 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
 
-import type { N8nApi } from '../../scripts/n8n/api';
-import { freePort } from '../../scripts/n8n/instance';
-import { startSimulator, type DialerSimulator } from '../../simulator';
+import type { N8nApi } from '../../harness/n8n/api';
+import { freePort } from '../../harness/n8n/instance';
+import { startSimulator, type DialerSimulator } from '../../harness/simulator';
 import { connectN8n, registerSecret } from './setup/connection';
 
 const REJECTED_TOKEN =

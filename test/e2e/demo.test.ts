@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 
-import { readExamples, needsNoOutsideService, type DemoSummary } from '../../scripts/demo';
+import { readExamples, needsNoOutsideService, type DemoSummary } from '../../harness/demo';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
@@ -23,7 +23,7 @@ interface DemoRun {
 
 /** The demo in its own process group, as in a terminal, so a signal to the group reaches it the way Ctrl-C does. */
 function startDemo(args: string[]): DemoRun {
-	const child = spawn(TSX, ['scripts/demo.ts', '--skip-build', ...args], {
+	const child = spawn(TSX, ['harness/demo.ts', '--skip-build', ...args], {
 		cwd: ROOT,
 		detached: true,
 	});

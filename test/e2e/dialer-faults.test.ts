@@ -9,8 +9,8 @@
  */
 import { createServer } from 'node:net';
 
-import { startSimulator } from '../../simulator';
-import type { DialerSimulator, Fault } from '../../simulator/types';
+import { startSimulator } from '../../harness/simulator';
+import type { DialerSimulator, Fault } from '../../harness/simulator/types';
 import { DialerRunner } from './support/dialerRunner';
 
 let dialer: DialerRunner;

@@ -5,7 +5,7 @@
  * Every operation's request and items, the errors, continue on fail and the header styles run in
  * n8n's engine in process: test/unit/engine/.
  */
-import type { RecordedRequest } from '../../simulator/types';
+import type { RecordedRequest } from '../../harness/simulator/types';
 import { DialerRunner, type Json, type RunOptions } from './support/dialerRunner';
 
 let dialer: DialerRunner;

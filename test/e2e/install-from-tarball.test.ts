@@ -9,8 +9,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { freePort } from '../../scripts/n8n/instance';
-import { cleanNpmEnv, runtimePaths } from '../../scripts/n8n/runtime';
+import { freePort } from '../../harness/n8n/instance';
+import { cleanNpmEnv, runtimePaths } from '../../harness/n8n/runtime';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {

@@ -8,8 +8,8 @@
 import { DateTime } from 'luxon';
 import type { ParsedMail } from 'mailparser';
 
-import type { Credential, Workflow } from '../../scripts/n8n/api';
-import { configureExample, readExamples } from '../../scripts/demo';
+import type { Credential, Workflow } from '../../harness/n8n/api';
+import { configureExample, readExamples } from '../../harness/demo';
 import { DialerRunner } from './support/dialerRunner';
 import { SmtpInbox } from './support/smtpInbox';
 

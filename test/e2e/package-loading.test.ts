@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
-import type { N8nApi } from '../../scripts/n8n/api';
+import type { N8nApi } from '../../harness/n8n/api';
 import { connectN8n } from './setup/connection';
 
 const root = path.resolve(__dirname, '..', '..');

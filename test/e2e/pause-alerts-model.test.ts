@@ -2,7 +2,7 @@
  * The live over-limit pause alerts example (examples/live-pause-alerts-to-file.json) and the agent
  * board (examples/agent-board.json), pasted in n8n's editor and configured there as their notes
  * say (successful executions not saved included), in real n8n with the recommended settings, fed
- * a generated shift (test/support/pauseAlertModel.ts): many agents at once, every event delivered
+ * a generated shift (harness/pauseAlertModel.ts): many agents at once, every event delivered
  * 0–1.6 s after its second began, deliveries overtaking each other and sent concurrently. What the
  * log and the board show is compared with the model, which knows only the events' times.
  * `FC_SEED=<seed>` replays a shift.
@@ -13,10 +13,10 @@ import path from 'node:path';
 
 import { request } from 'undici';
 
-import { launchEditorBrowser } from '../../scripts/editor';
-import type { Credential, N8nApi, Workflow } from '../../scripts/n8n/api';
-import { RECOMMENDED_N8N_SETTINGS } from '../../scripts/n8n/dialer';
-import type { N8nInstance } from '../../scripts/n8n/instance';
+import { launchEditorBrowser } from '../../harness/editor';
+import type { Credential, N8nApi, Workflow } from '../../harness/n8n/api';
+import { RECOMMENDED_N8N_SETTINGS } from '../../harness/n8n/dialer';
+import type { N8nInstance } from '../../harness/n8n/instance';
 import { ExampleImporter } from '../support/exampleImport';
 import { readConnection } from './setup/connection';
 import {
@@ -40,8 +40,8 @@ import {
 	removeOutputFolder,
 	type AgentRow,
 } from './support/supervision';
-import { AGENT_TABLE_NAME } from '../../scripts/n8n/dataTables';
-import { takeOneCore } from '../../scripts/services/busyMachine';
+import { AGENT_TABLE_NAME } from '../../harness/n8n/dataTables';
+import { takeOneCore } from '../../harness/services/busyMachine';
 import { event, post, sleep } from './support/triggerWorkflows';
 
 const SECRET = `e2e-pause-model-secret-${randomUUID()}`;

@@ -8,8 +8,8 @@
 import { createHash } from 'node:crypto';
 import { DateTime } from 'luxon';
 
-import type { NodeSpec, WorkflowNode } from '../../scripts/n8n/api';
-import type { ArrivedRow } from '../../simulator/types';
+import type { NodeSpec, WorkflowNode } from '../../harness/n8n/api';
+import type { ArrivedRow } from '../../harness/simulator/types';
 import { DialerRunner, type Json } from './support/dialerRunner';
 import { reportTriggerNode, REPORT_TRIGGER, fetchTestEvent } from './support/reportTrigger';
 

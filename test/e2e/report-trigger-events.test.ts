@@ -7,9 +7,9 @@
  */
 import { DateTime } from 'luxon';
 
-import { pollEverySeconds } from '../../scripts/n8n/dialer';
+import { pollEverySeconds } from '../../harness/n8n/dialer';
 import { ALL } from '../setup/lanes';
-import type { ArrivedRow, RowArrival } from '../../simulator/types';
+import type { ArrivedRow, RowArrival } from '../../harness/simulator/types';
 import { readConnection } from './setup/connection';
 import { DialerRunner, type Json } from './support/dialerRunner';
 import {

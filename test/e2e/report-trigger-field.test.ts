@@ -7,8 +7,8 @@
  */
 import { DateTime } from 'luxon';
 
-import type { Execution } from '../../scripts/n8n/api';
-import type { ArrivedRow } from '../../simulator/types';
+import type { Execution } from '../../harness/n8n/api';
+import type { ArrivedRow } from '../../harness/simulator/types';
 import { DialerRunner } from './support/dialerRunner';
 import {
 	emittedFichas,

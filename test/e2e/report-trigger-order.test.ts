@@ -9,7 +9,7 @@
  */
 import { DateTime } from 'luxon';
 
-import type { ArrivedRow, DialerSimulator, RowArrival } from '../../simulator/types';
+import type { ArrivedRow, DialerSimulator, RowArrival } from '../../harness/simulator/types';
 import { DialerRunner, type Json } from './support/dialerRunner';
 import { emittedItems, pollWhileRowsArrive } from './support/reportTrigger';
 

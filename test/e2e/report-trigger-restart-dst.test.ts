@@ -18,8 +18,8 @@ import { createInterface } from 'node:readline';
 import { DateTime } from 'luxon';
 import { request } from 'undici';
 
-import { startN8n, type N8nInstance } from '../../scripts/n8n/instance';
-import type { ArrivedRow, RecordedRequest, RowArrival } from '../../simulator/types';
+import { startN8n, type N8nInstance } from '../../harness/n8n/instance';
+import type { ArrivedRow, RecordedRequest, RowArrival } from '../../harness/simulator/types';
 import { registerSecret } from './setup/connection';
 import { emittedFichas, reportTriggerNode } from './support/reportTrigger';
 
@@ -46,7 +46,17 @@ async function startZoneSimulator(zone: string): Promise<ZoneSimulator> {
 	// node --import tsx runs in one process, so the PID stopped below is the simulator's.
 	const child = spawn(
 		process.execPath,
-		['--import', 'tsx', 'simulator/cli.ts', '--port', '0', '--token', TOKEN, '--fichas', '0'],
+		[
+			'--import',
+			'tsx',
+			'harness/simulator/cli.ts',
+			'--port',
+			'0',
+			'--token',
+			TOKEN,
+			'--fichas',
+			'0',
+		],
 		{ cwd: root, env: { ...process.env, TZ: zone }, stdio: ['ignore', 'pipe', 'inherit'] },
 	);
 	const started: ZoneSimulator = { process: child, url: '' };

@@ -6,7 +6,7 @@
  */
 import { DateTime } from 'luxon';
 
-import type { FichaSaves } from '../../simulator/types';
+import type { FichaSaves } from '../../harness/simulator/types';
 import { DialerRunner } from './support/dialerRunner';
 import { emittedItems, pollWhileRowsArrive } from './support/reportTrigger';
 

@@ -4,7 +4,7 @@
  * exactly one execution, none from before the activation, none of another form. And a credential
  * corrected while the trigger polls reaches its polls within the 10 s they share a read.
  */
-import type { ArrivedRow } from '../../simulator/types';
+import type { ArrivedRow } from '../../harness/simulator/types';
 import { registerSecret } from './setup/connection';
 import { DialerRunner } from './support/dialerRunner';
 import { emittedFichas, pollWhileRowsArrive, runFilledFormPolls } from './support/reportTrigger';

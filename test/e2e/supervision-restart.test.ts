@@ -7,8 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 
-import type { Execution } from '../../scripts/n8n/api';
-import type { AgentEvent } from '../../simulator/types';
+import type { Execution } from '../../harness/n8n/api';
+import type { AgentEvent } from '../../harness/simulator/types';
 import { readConnection } from './setup/connection';
 import {
 	agentOf,

@@ -10,8 +10,8 @@ import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { request } from 'undici';
 
-import { type Credential, type Workflow, type WorkflowInput } from '../../scripts/n8n/api';
-import type { DataTableRef } from '../../scripts/n8n/dataTables';
+import { type Credential, type Workflow, type WorkflowInput } from '../../harness/n8n/api';
+import type { DataTableRef } from '../../harness/n8n/dataTables';
 import { registerSecret } from './setup/connection';
 import {
 	ALERT_LOG,

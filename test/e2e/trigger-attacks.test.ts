@@ -7,8 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 
-import { percentile } from '../../bench/lib/stats';
-import { countBy } from '../../scripts/queue-mode/burst';
+import { percentile } from '../../harness/bench/lib/stats';
+import { countBy } from '../../harness/queue-mode/burst';
 import { propertyRuns } from '../unit/support/propertyRuns';
 import {
 	asReceived,

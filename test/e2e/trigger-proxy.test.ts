@@ -11,9 +11,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent, request } from 'undici';
 
-import type { N8nApi } from '../../scripts/n8n/api';
-import { createTriggerFlow } from '../../scripts/n8n/dialer';
-import { startN8n, type N8nInstance } from '../../scripts/n8n/instance';
+import type { N8nApi } from '../../harness/n8n/api';
+import { createTriggerFlow } from '../../harness/n8n/dialer';
+import { startN8n, type N8nInstance } from '../../harness/n8n/instance';
 import { connectN8n, readConnection, registerSecret } from './setup/connection';
 import { event, post } from './support/triggerWorkflows';
 

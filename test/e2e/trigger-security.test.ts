@@ -8,9 +8,9 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Agent } from 'undici';
 
-import { N8nApiError, PublicationError } from '../../scripts/n8n/api';
-import { TRIGGER_TYPE, TRIGGER_VERSION } from '../../scripts/n8n/dialer';
-import { countBy } from '../../scripts/queue-mode/burst';
+import { N8nApiError, PublicationError } from '../../harness/n8n/api';
+import { TRIGGER_TYPE, TRIGGER_VERSION } from '../../harness/n8n/dialer';
+import { countBy } from '../../harness/queue-mode/burst';
 import { ALL } from '../setup/lanes';
 import { readConnection, registerSecret } from './setup/connection';
 import {

@@ -5,7 +5,7 @@
  * ("measured on …", "traced …", "runs of …"). A date that is a value, not a stamp, is fine: a
  * format example or a placeholder (`2026-11-21T08:00:00`, "a date like 2026-11-21"), sample
  * output. Not checked: BENCHMARKS.md, CHANGELOG.md (release and change dates), the bench's saved
- * results (`bench/results/`, each with its date) and the tests, whose dates are inputs.
+ * results (`harness/bench/results/`, each with its date) and the tests, whose dates are inputs.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -13,7 +13,12 @@ import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
-const NOT_CHECKED = [/^BENCHMARKS\.md$/, /^CHANGELOG\.md$/, /^bench\/results\//, /^test\//];
+const NOT_CHECKED = [
+	/^BENCHMARKS\.md$/,
+	/^CHANGELOG\.md$/,
+	/^harness\/bench\/results\//,
+	/^test\//,
+];
 
 const MONTH =
 	'(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|' +

@@ -37,8 +37,8 @@ const PAGES = [
 		.filter((file) => file.endsWith('.md'))
 		.map((file) => `docs/${file}`),
 	'examples/README.md',
-	'simulator/README.md',
-	'scripts/n8n/README.md',
+	'harness/simulator/README.md',
+	'harness/n8n/README.md',
 	'CONTRIBUTING.md',
 	'CHANGELOG.md',
 	'BENCHMARKS.md',

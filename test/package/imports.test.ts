@@ -1,8 +1,10 @@
 /**
  * The shipped code imports downward only: each node folder and the credential import their own
  * files and nodes/shared/, nodes/shared/ imports nothing of theirs, and no files import each other
- * in a circle (CONTRIBUTING, Layout). Read with TypeScript's own import scanner, type-only
- * imports included: a type that travels upward ties the files as much as a value does.
+ * in a circle (CONTRIBUTING, Layout). Imports between the repository's parts go one way: the
+ * harness uses the package, never the tests or scripts/, and the simulator, the tests' oracle,
+ * not even the package; the package uses neither. Read with TypeScript's own import scanner,
+ * type-only imports included: a type that travels upward ties the files as much as a value does.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -11,12 +13,18 @@ import * as ts from 'typescript';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const SHARED = 'nodes/shared';
+const SIMULATOR = 'harness/simulator/';
 
-const shippedFiles = ['nodes', 'credentials'].flatMap((dir) =>
-	(readdirSync(path.join(ROOT, dir), { recursive: true }) as string[])
-		.filter((file) => file.endsWith('.ts'))
-		.map((file) => path.posix.join(dir, file.split(path.sep).join('/'))),
-);
+/** The code files under these folders, as repository paths (installed packages left out). */
+const codeFiles = (dirs: string[]) =>
+	dirs.flatMap((dir) =>
+		(readdirSync(path.join(ROOT, dir), { recursive: true }) as string[])
+			.map((file) => path.posix.join(dir, file.split(path.sep).join('/')))
+			.filter((file) => /\.(ts|js|cjs|mjs)$/.test(file) && !file.includes('node_modules/')),
+	);
+
+const shippedFiles = codeFiles(['nodes', 'credentials']);
+const harnessFiles = codeFiles(['harness']);
 
 /** The repository file a relative import names, as TypeScript finds it (`.ts` when none is). */
 function resolved(from: string, specifier: string): string {
@@ -25,21 +33,33 @@ function resolved(from: string, specifier: string): string {
 	return candidates.find((file) => existsSync(path.join(ROOT, file))) ?? candidates[0];
 }
 
-/** Each shipped file's imports of repository files (packages left out). */
-const imports = new Map(
-	shippedFiles.map((file) => {
-		const { importedFiles } = ts.preProcessFile(
-			readFileSync(path.join(ROOT, file), 'utf8'),
-			true,
-			true,
-		);
-		const local = importedFiles
-			.map(({ fileName }) => fileName)
-			.filter((specifier) => specifier.startsWith('.'))
-			.map((specifier) => resolved(file, specifier));
-		return [file, local];
-	}),
-);
+/** Each file's imports of repository files (packages left out). */
+const importsOf = (files: string[]) =>
+	new Map(
+		files.map((file) => {
+			const { importedFiles } = ts.preProcessFile(
+				readFileSync(path.join(ROOT, file), 'utf8'),
+				true,
+				true,
+			);
+			const local = importedFiles
+				.map(({ fileName }) => fileName)
+				.filter((specifier) => specifier.startsWith('.'))
+				.map((specifier) => resolved(file, specifier));
+			return [file, local];
+		}),
+	);
+const imports = importsOf(shippedFiles);
+const harnessImports = importsOf(harnessFiles);
+
+/** The imports in `graph` whose target's repository part `allowedTarget` refuses. */
+const refused = (graph: Map<string, string[]>, allowedTarget: (to: string) => boolean) =>
+	[...graph].flatMap(([from, targets]) =>
+		targets.filter((to) => !allowedTarget(to)).map((to) => `${from} -> ${to}`),
+	);
+
+/** The package's files: its source, its build and its main (index.js with its types). */
+const inPackage = (file: string) => /^(nodes|credentials|dist)\/|^index(\.|$)/.test(file);
 
 /** What a file belongs to: nodes/shared, one node's folder, or the credentials. */
 function partOf(file: string): string {
@@ -112,4 +132,29 @@ it('no node imports another node or the credential, and nodes/shared imports non
 
 it('no files of nodes/ and credentials/ import each other in a circle', () => {
 	expect(circles(imports)).toEqual([]);
+});
+
+it('reads the imports of the harness', () => {
+	expect(harnessFiles.length).toBeGreaterThan(100);
+	expect(harnessImports.get('harness/demo.ts')).toContain('harness/simulator/index.ts');
+	expect(harnessImports.get('harness/bench/lib/rememberedKeys.ts')).toContain(
+		'nodes/DialerReportTrigger/cursor.ts',
+	);
+});
+
+it('nodes/ and credentials/ import neither the harness nor test/ nor scripts/', () => {
+	expect(refused(imports, inPackage)).toEqual([]);
+});
+
+it('the harness imports its own files and the package, never test/ or scripts/', () => {
+	// Its ESLint set-up extends the package's TypeScript rules.
+	const harnessMay = (to: string) =>
+		to.startsWith('harness/') || inPackage(to) || to === 'eslint.config.mjs';
+	expect(refused(harnessImports, harnessMay)).toEqual([]);
+});
+
+it('the simulator imports only its own files: it knows the API contract, not the package', () => {
+	const simulator = new Map([...harnessImports].filter(([from]) => from.startsWith(SIMULATOR)));
+	expect(simulator.size).toBeGreaterThan(30);
+	expect(refused(simulator, (to) => to.startsWith(SIMULATOR))).toEqual([]);
 });

@@ -1,12 +1,12 @@
 /**
  * The n8n versions the project is tested with are one fact, `N8N_VERSIONS` in
- * scripts/n8n/runtime.ts, which the demo, the e2e harness, the benchmarks and CI read. The docs
+ * harness/n8n/runtime.ts, which the demo, the e2e harness, the benchmarks and CI read. The docs
  * name them in words; these tests keep those words equal to the table.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { N8N_VERSION, N8N_VERSIONS, selectedN8nVersion } from '../../scripts/n8n/runtime';
+import { N8N_VERSION, N8N_VERSIONS, selectedN8nVersion } from '../../harness/n8n/runtime';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
@@ -57,7 +57,7 @@ describe('the n8n versions the project is tested with', () => {
 	});
 
 	it("are the ones the harness's README names", () => {
-		expect(pairs(read('scripts/n8n/README.md'), /`(\d+\.\d+\.\d+)`[^`]*? on Node (\d+)/g)).toEqual(
+		expect(pairs(read('harness/n8n/README.md'), /`(\d+\.\d+\.\d+)`[^`]*? on Node (\d+)/g)).toEqual(
 			TESTED,
 		);
 	});

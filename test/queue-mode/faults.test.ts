@@ -1,27 +1,27 @@
 /**
  * Faults around n8n in queue mode, on an installation of its own (the other files' one stays
  * untouched): Redis restarting during a shift of agent events, and PostgreSQL restarting under a
- * Dialer Report Trigger poll. Nothing n8n accepted is lost or run twice. scripts/queue-mode/faults.ts
+ * Dialer Report Trigger poll. Nothing n8n accepted is lost or run twice. harness/queue-mode/faults.ts
  * measures the same faults, and others, with n8n's defaults and the settings docs/reliability.md
  * recommends; counts are asserted here, times only printed.
  */
 import { randomUUID } from 'node:crypto';
 
-import type { Credential } from '../../scripts/n8n/api';
-import { simulatorCredential, sleep } from '../../scripts/n8n/dialer';
-import { createAgentEventFlow } from '../../scripts/queue-mode/burst';
-import { reportTriggerWatch } from '../../scripts/queue-mode/faultWatches';
-import { REDIS_RECOMMENDED } from '../../scripts/queue-mode/faults';
+import type { Credential } from '../../harness/n8n/api';
+import { simulatorCredential, sleep } from '../../harness/n8n/dialer';
+import { createAgentEventFlow } from '../../harness/queue-mode/burst';
+import { reportTriggerWatch } from '../../harness/queue-mode/faultWatches';
+import { REDIS_RECOMMENDED } from '../../harness/queue-mode/faults';
 import {
 	sendShift,
 	settledExecutions,
 	shiftEvents,
 	shiftOutcome,
 	type ShiftDelivery,
-} from '../../scripts/queue-mode/shift';
-import { startQueueMode, type QueueModeStack } from '../../scripts/queue-mode/stack';
-import { startSimulator } from '../../simulator';
-import type { DialerSimulator } from '../../simulator/types';
+} from '../../harness/queue-mode/shift';
+import { startQueueMode, type QueueModeStack } from '../../harness/queue-mode/stack';
+import { startSimulator } from '../../harness/simulator';
+import type { DialerSimulator } from '../../harness/simulator/types';
 import { registerSecret } from '../e2e/setup/connection';
 
 jest.setTimeout(300_000);

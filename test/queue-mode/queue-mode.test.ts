@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { request } from 'undici';
 
-import type { Credential, Execution } from '../../scripts/n8n/api';
+import type { Credential, Execution } from '../../harness/n8n/api';
 import {
 	burstEvents,
 	countBy,
@@ -26,8 +26,8 @@ import {
 	unfinishedOn,
 	waitForEnded,
 	type AgentEventFlow,
-} from '../../scripts/queue-mode/burst';
-import type { AgentEvent, Delivery } from '../../simulator/types';
+} from '../../harness/queue-mode/burst';
+import type { AgentEvent, Delivery } from '../../harness/simulator/types';
 import { registerSecret } from '../e2e/setup/connection';
 import { DialerRunner } from '../e2e/support/dialerRunner';
 import { ALL } from '../setup/lanes';

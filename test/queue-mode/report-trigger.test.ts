@@ -2,7 +2,7 @@
  * The Dialer Report Trigger in n8n queue mode: polls run on the main process, the executions they
  * start on the workers. Every ficha is emitted by exactly one execution, as with a single n8n.
  */
-import { startedByWorker } from '../../scripts/queue-mode/burst';
+import { startedByWorker } from '../../harness/queue-mode/burst';
 import { DialerRunner } from '../e2e/support/dialerRunner';
 import { emittedFichas, runFilledFormPolls } from '../e2e/support/reportTrigger';
 import { readQueueConnection } from './setup/connection';

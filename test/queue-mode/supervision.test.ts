@@ -7,11 +7,11 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 
-import type { Credential, Execution, N8nApi } from '../../scripts/n8n/api';
-import { simulatorCredential } from '../../scripts/n8n/dialer';
-import { startedByWorker } from '../../scripts/queue-mode/burst';
-import { startSimulator } from '../../simulator';
-import type { DialerSimulator } from '../../simulator/types';
+import type { Credential, Execution, N8nApi } from '../../harness/n8n/api';
+import { simulatorCredential } from '../../harness/n8n/dialer';
+import { startedByWorker } from '../../harness/queue-mode/burst';
+import { startSimulator } from '../../harness/simulator';
+import type { DialerSimulator } from '../../harness/simulator/types';
 import { connectN8n, registerSecret } from '../e2e/setup/connection';
 import {
 	agentOf,

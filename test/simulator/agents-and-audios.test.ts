@@ -1,5 +1,5 @@
 /** Live agents and calls: the active call of an extension, logout, pauseout and their events; audios. */
-import { startSimulator, type DialerSimulator } from '../../simulator';
+import { startSimulator, type DialerSimulator } from '../../harness/simulator';
 import { callApi, startReceiver, type Receiver } from './helpers';
 
 let sim: DialerSimulator;

@@ -1,6 +1,6 @@
 /** Report rows that appear while the simulator runs, as the report trigger's tests drive them. */
 import { request } from 'undici';
-import { startSimulator, type DialerSimulator } from '../../simulator';
+import { startSimulator, type DialerSimulator } from '../../harness/simulator';
 import { fakeClock } from '../support/clock';
 import { brazilianTime as brazilian, lastMinutes, reportRows, type Loose } from './helpers';
 

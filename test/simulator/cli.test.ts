@@ -16,7 +16,7 @@ afterAll(() => {
 
 it('prints one JSON line with its addresses, serves the API and exits 0 on SIGTERM', async () => {
 	const args = [
-		'simulator/cli.ts',
+		'harness/simulator/cli.ts',
 		'--port',
 		'0',
 		'--path-segment',

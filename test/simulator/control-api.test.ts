@@ -1,6 +1,6 @@
 /** The control API under /__simulator/, as the demo script and benchmarks drive it from another process. */
 import { request } from 'undici';
-import { startSimulator, type DialerSimulator } from '../../simulator';
+import { startSimulator, type DialerSimulator } from '../../harness/simulator';
 import { callApi, eventually, startReceiver, type Loose, type Receiver } from './helpers';
 
 let sim: DialerSimulator;

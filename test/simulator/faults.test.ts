@@ -1,6 +1,6 @@
 /** Fault injection: each kind as a client meets it, scoped to one operation or all, limited by times. */
 import { request } from 'undici';
-import { startSimulator, type DialerSimulator } from '../../simulator';
+import { startSimulator, type DialerSimulator } from '../../harness/simulator';
 import { callApi } from './helpers';
 
 let sim: DialerSimulator;

@@ -1,5 +1,5 @@
 /** getFP1: selection by form and period or by ficha ids, filters, permissions, JSON keys and CSV layout. */
-import { startSimulator, type DialerSimulator } from '../../simulator';
+import { startSimulator, type DialerSimulator } from '../../harness/simulator';
 import { callApi, lastDays, type Loose } from './helpers';
 
 let sim: DialerSimulator;

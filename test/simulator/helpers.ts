@@ -7,7 +7,7 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request, type Dispatcher } from 'undici';
-import type { DialerSimulator } from '../../simulator';
+import type { DialerSimulator } from '../../harness/simulator';
 
 /** Response bodies are asserted field by field; a loose type keeps the specifications readable. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -1,5 +1,5 @@
 /** What a client sees at the HTTP level: token forms, unknown paths, wrong method or body type, recording. */
-import { startSimulator, type DialerSimulator } from '../../simulator';
+import { startSimulator, type DialerSimulator } from '../../harness/simulator';
 import { callApi, send } from './helpers';
 
 let sim: DialerSimulator;

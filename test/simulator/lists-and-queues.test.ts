@@ -1,5 +1,5 @@
 /** Batches, teams and queues: listing, creating a queue and moving a batch to it. */
-import { startSimulator, type DialerSimulator } from '../../simulator';
+import { startSimulator, type DialerSimulator } from '../../harness/simulator';
 import { callApi } from './helpers';
 
 let sim: DialerSimulator;

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
-import { startSimulator, type DialerSimulator } from '../../simulator';
+import { startSimulator, type DialerSimulator } from '../../harness/simulator';
 import { callApi, lastDays, type Loose } from './helpers';
 
 let sim: DialerSimulator;

@@ -1,5 +1,5 @@
 /** Replayed answers: the benchmarks' way to keep the dialer's own work out of what they time. */
-import { startSimulator, type DialerSimulator } from '../../simulator';
+import { startSimulator, type DialerSimulator } from '../../harness/simulator';
 import { callApi, compact } from './helpers';
 
 let sim: DialerSimulator;

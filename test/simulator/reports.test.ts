@@ -1,5 +1,5 @@
 /** getRQ4, getHC2 and getRE2 over the seeded history, and the date rules every report shares. */
-import { startSimulator, type DialerSimulator } from '../../simulator';
+import { startSimulator, type DialerSimulator } from '../../harness/simulator';
 import { callApi, lastDays, type Loose } from './helpers';
 
 let sim: DialerSimulator;

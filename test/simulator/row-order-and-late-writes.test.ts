@@ -8,7 +8,7 @@ import {
 	type ArrivedRow,
 	type DialerSimulator,
 	type RowArrival,
-} from '../../simulator';
+} from '../../harness/simulator';
 import { fakeClock } from '../support/clock';
 import { brazilianTime, compact, lastMinutes, reportRows as rowsOf, type Loose } from './helpers';
 

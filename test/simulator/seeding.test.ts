@@ -1,6 +1,6 @@
 /** Seeded data: deterministic per seed and day, dated in the 60 days before the reference day, fast at 100k rows. */
-import { startSimulator, type DialerSimulator } from '../../simulator';
-import { seedData } from '../../simulator/seed';
+import { startSimulator, type DialerSimulator } from '../../harness/simulator';
+import { seedData } from '../../harness/simulator/seed';
 import { callApi, lastDays } from './helpers';
 
 const referenceDate = new Date(2026, 10, 21, 15, 30);

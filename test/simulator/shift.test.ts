@@ -1,5 +1,5 @@
 /** The scripted shift: a plausible, consistent event stream per agent at roughly the chosen rate. */
-import { startSimulator, type AgentEvent, type DialerSimulator } from '../../simulator';
+import { startSimulator, type AgentEvent, type DialerSimulator } from '../../harness/simulator';
 import { fakeClock } from '../support/clock';
 import { callApi, startReceiver, type Receiver } from './helpers';
 

@@ -1,8 +1,8 @@
 /** A simulated dialer whose wall clock is in another zone than this process's. */
 import { DateTime } from 'luxon';
 
-import { startSimulator, type DialerSimulator } from '../../simulator';
-import { WallClock } from '../../simulator/time';
+import { startSimulator, type DialerSimulator } from '../../harness/simulator';
+import { WallClock } from '../../harness/simulator/time';
 import { callApi, type Loose } from './helpers';
 
 let tokyo: DialerSimulator;

@@ -1,6 +1,6 @@
 /** HTTPS mode: a self-signed certificate for 127.0.0.1/localhost, generated at start. */
 import { Agent } from 'undici';
-import { startSimulator, type DialerSimulator } from '../../simulator';
+import { startSimulator, type DialerSimulator } from '../../harness/simulator';
 import { callApi } from './helpers';
 
 let sim: DialerSimulator;

@@ -1,5 +1,5 @@
 /** Webhook delivery as the contract states it: JSON POST, secret header only when set, event subsets, one attempt, a timeout. */
-import { startSimulator, type AgentEvent, type DialerSimulator } from '../../simulator';
+import { startSimulator, type AgentEvent, type DialerSimulator } from '../../harness/simulator';
 import { eventually, startReceiver, type Receiver } from './helpers';
 
 let sim: DialerSimulator;
@@ -116,6 +116,6 @@ it('refuses to register a URL that is not http(s)', () => {
 });
 
 it('uses the contract timeout of 5 s by default', async () => {
-	const { contractTimeoutMs } = await import('../../simulator/webhooks');
+	const { contractTimeoutMs } = await import('../../harness/simulator/webhooks');
 	expect(contractTimeoutMs).toBe(5000);
 });

@@ -7,12 +7,12 @@
 import path from 'node:path';
 import { type Browser, type Page } from 'playwright-core';
 
-import type { Credential, N8nApi } from '../../scripts/n8n/api';
-import { AGENT_TABLE_NAME, AgentTable, workflowsCreateTables } from '../../scripts/n8n/dataTables';
-import { simulatorCredential } from '../../scripts/n8n/dialer';
-import { launchEditorBrowser } from '../../scripts/editor';
-import { startSimulator } from '../../simulator';
-import type { DialerSimulator, SimulatorOptions } from '../../simulator/types';
+import type { Credential, N8nApi } from '../../harness/n8n/api';
+import { AGENT_TABLE_NAME, AgentTable, workflowsCreateTables } from '../../harness/n8n/dataTables';
+import { simulatorCredential } from '../../harness/n8n/dialer';
+import { launchEditorBrowser } from '../../harness/editor';
+import { startSimulator } from '../../harness/simulator';
+import type { DialerSimulator, SimulatorOptions } from '../../harness/simulator/types';
 import { nowSeconds, pauseIn } from '../e2e/support/liveAlerts';
 import { event } from '../e2e/support/triggerWorkflows';
 import { connectN8n, readConnection, registerSecret } from '../e2e/setup/connection';

@@ -16,11 +16,11 @@ import {
 	type Workflow,
 	type WorkflowInput,
 	type WorkflowNode,
-} from '../../scripts/n8n/api';
-import { AGENT_TABLE_NAME, TABLE_SETUP_NODES, type AgentTable } from '../../scripts/n8n/dataTables';
-import { sleep } from '../../scripts/n8n/dialer';
-import { closeNode, editorContext, openNode, type EditorLogin } from '../../scripts/editor';
-import { readExamples } from '../../scripts/demo';
+} from '../../harness/n8n/api';
+import { AGENT_TABLE_NAME, TABLE_SETUP_NODES, type AgentTable } from '../../harness/n8n/dataTables';
+import { sleep } from '../../harness/n8n/dialer';
+import { closeNode, editorContext, openNode, type EditorLogin } from '../../harness/editor';
+import { readExamples } from '../../harness/demo';
 
 export const DATA_TABLE = 'n8n-nodes-base.dataTable';
 const STICKY_NOTE = 'n8n-nodes-base.stickyNote';

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 
-import { eventKinds } from '../../simulator/agent-states';
+import { eventKinds } from '../../harness/simulator/agent-states';
 
 /** The contract's event catalogue, as the simulator sends it. */
 export const AGENT_EVENT_CODES: readonly string[] = eventKinds;

@@ -13,16 +13,16 @@ import {
 	benchmarksMarkdown,
 	burstQueueSection,
 	withHandWritten,
-} from '../../bench/report/markdown';
+} from '../../harness/bench/report/markdown';
 import {
 	readSections,
 	writeSection,
 	type SectionName,
 	type SectionRecord,
-} from '../../bench/report/sections';
-import type { BurstQueueResult, QueueRun } from '../../bench/scenarios/burstQueue';
-import { queuePoint } from '../../bench/scenarios/burstQueue';
-import { LIVE_ALERTS } from '../../bench/scenarios/liveAlerts';
+} from '../../harness/bench/report/sections';
+import type { BurstQueueResult, QueueRun } from '../../harness/bench/scenarios/burstQueue';
+import { queuePoint } from '../../harness/bench/scenarios/burstQueue';
+import { LIVE_ALERTS } from '../../harness/bench/scenarios/liveAlerts';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -31,7 +31,7 @@ function saved<Name extends SectionName>(
 	name: Name,
 	machine: Partial<SectionRecord['machine']>,
 ): SectionRecord<Name> {
-	const file = path.join(ROOT, 'bench', 'results', `${name}.json`);
+	const file = path.join(ROOT, 'harness', 'bench', 'results', `${name}.json`);
 	const record = JSON.parse(readFileSync(file, 'utf8')) as SectionRecord<Name>;
 	return { ...record, machine: { ...record.machine, note: undefined, ...machine } };
 }
@@ -54,7 +54,7 @@ describe('the benchmark page', () => {
 			outDir,
 			saved('events', { date: '2026-11-24 17:30 UTC', n8nVersion: '2.50.0', durationMin: 9 }),
 		);
-		const page = benchmarksMarkdown(readSections(outDir), 'bench/chart.svg');
+		const page = benchmarksMarkdown(readSections(outDir), 'harness/bench/chart.svg');
 
 		const runs = sectionOf(page, '## Runs');
 		expect(runs).toMatch(
@@ -73,7 +73,7 @@ describe('the benchmark page', () => {
 
 	it('names the command that measures a section not measured yet, and shows no tables for it', () => {
 		writeSection(outDir, saved('bulk', {}));
-		const page = benchmarksMarkdown(readSections(outDir), 'bench/chart.svg');
+		const page = benchmarksMarkdown(readSections(outDir), 'harness/bench/chart.svg');
 
 		expect(page).toContain(
 			'| report-trigger | not yet: `npm run bench -- --only report-trigger` |',
@@ -86,7 +86,7 @@ describe('the benchmark page', () => {
 		writeSection(outDir, saved('bulk', { date: '2026-11-20 08:00 UTC' }));
 		writeSection(outDir, saved('events', { date: '2026-11-20 08:10 UTC' }));
 		writeSection(outDir, saved('bulk', { date: '2026-11-25 10:00 UTC' }));
-		const page = benchmarksMarkdown(readSections(outDir), 'bench/chart.svg');
+		const page = benchmarksMarkdown(readSections(outDir), 'harness/bench/chart.svg');
 
 		expect(sectionOf(page, '## 2. Bulk actions')).toContain('*Measured 2026-11-25 10:00 UTC');
 		expect(sectionOf(page, '## 3. Event stream')).toContain('*Measured 2026-11-20 08:10 UTC');
@@ -140,8 +140,8 @@ describe('the benchmark page', () => {
 	it('is the page the repository carries (after a change of wording: `npm run bench -- --render`)', () => {
 		const page = readFileSync(path.join(ROOT, 'BENCHMARKS.md'), 'utf8');
 		expect(page.split(HAND_WRITTEN_MARKER)).toHaveLength(2);
-		expect(withHandWritten(benchmarksMarkdown(readSections(ROOT), 'bench/chart.svg'), page)).toBe(
-			page,
-		);
+		expect(
+			withHandWritten(benchmarksMarkdown(readSections(ROOT), 'harness/bench/chart.svg'), page),
+		).toBe(page);
 	});
 });

@@ -3,13 +3,13 @@
  * shows what was measured until then, never figures it could not measure; memory is called flat
  * by its peaks, whatever moment garbage collection gives memory back.
  */
-import { soakSection } from '../../bench/report/soak';
+import { soakSection } from '../../harness/bench/report/soak';
 import {
 	peakGrowthPerMinute,
 	SOAK_GOALS,
 	type SoakPoint,
 	type SoakResult,
-} from '../../bench/scenarios/soak';
+} from '../../harness/bench/scenarios/soak';
 
 const none = { p50: NaN, p99: NaN, max: NaN };
 

@@ -1,6 +1,6 @@
 /** The benchmark's arithmetic and chart, which BENCHMARKS.md's verdicts rest on. */
-import { chartSvg } from '../../bench/report/chart';
-import { percentile, ratio, summarize } from '../../bench/lib/stats';
+import { chartSvg } from '../../harness/bench/report/chart';
+import { percentile, ratio, summarize } from '../../harness/bench/lib/stats';
 
 describe('bench statistics', () => {
 	it('takes the median, min and max of unsorted runs', () => {

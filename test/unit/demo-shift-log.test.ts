@@ -4,7 +4,7 @@ import {
 	needsNoOutsideService,
 	readExamples,
 	savedLately,
-} from '../../scripts/demo';
+} from '../../harness/demo';
 
 describe("the demo's shift log line", () => {
 	it('says n8n keeps up when the median event is saved within its second', () => {

@@ -2,7 +2,7 @@
  * The first run of the demo or the tests installs n8n for minutes: each long step shows how long
  * it has run and what it has done every 10 s, instead of one silent line.
  */
-import { step, type N8nRuntime } from '../../scripts/n8n/runtime';
+import { step, type N8nRuntime } from '../../harness/n8n/runtime';
 
 const rt = { n8nVersion: '2.41.1' } as N8nRuntime;
 

@@ -1,12 +1,12 @@
 /**
- * The balancer in front of two webhook processors (bench/lib/front.ts) when one is down: the
+ * The balancer in front of two webhook processors (harness/bench/lib/front.ts) when one is down: the
  * fault harness's recommended deployment counts on a refused connection being sent to the other.
  */
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { startWebhookFront, type WebhookFront } from '../../bench/lib/front';
+import { startWebhookFront, type WebhookFront } from '../../harness/bench/lib/front';
 
 /** A processor that answers every delivery 200 with the body it got. */
 async function liveProcessor(): Promise<{ url: string; bodies: string[]; close(): void }> {

@@ -11,7 +11,7 @@ import { rowsCarrying, type ReportRowSource, type RowIdentityRule } from './rowS
 /**
  * Read whole, unlike the other reports: one answer per agent, usually many at once. With n8n
  * saving execution data, 32 parallel streamed answers (100,000 calls) peaked about 230 MB higher
- * than the same answers read whole (bench/, n8n 2.41.1).
+ * than the same answers read whole (harness/bench/, n8n 2.41.1).
  */
 export const endpoint: ApiEndpoint = {
 	operation: 'getHC2',

@@ -6,8 +6,8 @@
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { N8nApi } from '../../../scripts/n8n/api';
-import type { N8nInstance } from '../../../scripts/n8n/instance';
+import { N8nApi } from '../../../harness/n8n/api';
+import type { N8nInstance } from '../../../harness/n8n/instance';
 
 export const CONNECTION_ENV = 'N8N_E2E_CONNECTION';
 

@@ -8,7 +8,7 @@
  */
 import type { ProjectConfig } from 'jest';
 
-import { startN8n, type N8nInstance } from '../../../scripts/n8n/instance';
+import { startN8n, type N8nInstance } from '../../../harness/n8n/instance';
 import { publishConnection, readyLine } from './connection';
 
 declare global {

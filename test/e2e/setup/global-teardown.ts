@@ -8,7 +8,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 
-import { stopGroup } from '../../../scripts/n8n/instance';
+import { stopGroup } from '../../../harness/n8n/instance';
 import { readConnection, secretsIn, type E2eConnection } from './connection';
 
 /** n8n's log and its SQLite files (the database, its write-ahead log and shared memory). */

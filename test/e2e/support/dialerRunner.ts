@@ -8,9 +8,13 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { request } from 'undici';
 
-import type { Credential, N8nApi, NodeSpec, WebhookWorkflow } from '../../../scripts/n8n/api';
-import { startSimulator } from '../../../simulator';
-import type { DialerSimulator, RecordedRequest, SimulatorOptions } from '../../../simulator/types';
+import type { Credential, N8nApi, NodeSpec, WebhookWorkflow } from '../../../harness/n8n/api';
+import { startSimulator } from '../../../harness/simulator';
+import type {
+	DialerSimulator,
+	RecordedRequest,
+	SimulatorOptions,
+} from '../../../harness/simulator/types';
 import { connectN8n, registerSecret } from '../setup/connection';
 
 export type Json = Record<string, unknown>;

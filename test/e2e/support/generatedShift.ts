@@ -1,5 +1,5 @@
 /**
- * A generated shift (test/support/pauseAlertModel.ts) delivered to a live alerts workflow as the
+ * A generated shift (harness/pauseAlertModel.ts) delivered to a live alerts workflow as the
  * dialer would: each event posted at its own moment, 0 to `maxDelayMs` into its second, all
  * concurrently, so deliveries overtake each other within and across seconds. What the workflow
  * made of it (alert lines, saved rows) is read back for comparison with the model.
@@ -8,7 +8,7 @@ import path from 'node:path';
 
 import fc from 'fast-check';
 
-import type { AgentTable } from '../../../scripts/n8n/dataTables';
+import type { AgentTable } from '../../../harness/n8n/dataTables';
 import {
 	decide,
 	limitOf,
@@ -19,11 +19,11 @@ import {
 	type LoggedAlert,
 	type ScheduledEvent,
 	type ShiftShape,
-} from '../../support/pauseAlertModel';
+} from '../../../harness/pauseAlertModel';
 import { ALERT_LOG, nowSeconds } from './liveAlerts';
 import { readLines, type AgentRow } from './supervision';
 import { post, sleep } from './triggerWorkflows';
-import type { AgentEvent } from '../../../simulator/types';
+import type { AgentEvent } from '../../../harness/simulator/types';
 
 export interface ShiftOutcome {
 	/** What the model decides over every event sent (the warm-up too). */

@@ -16,11 +16,11 @@ import {
 	type N8nApi,
 	type Workflow,
 	type WorkflowInput,
-} from '../../../scripts/n8n/api';
-import { sleep, triggerUrl } from '../../../scripts/n8n/dialer';
-import { startN8n, type N8nInstance } from '../../../scripts/n8n/instance';
-import type { DataTableRef, ExampleTable } from '../../../scripts/n8n/dataTables';
-import type { AgentEvent } from '../../../simulator/types';
+} from '../../../harness/n8n/api';
+import { sleep, triggerUrl } from '../../../harness/n8n/dialer';
+import { startN8n, type N8nInstance } from '../../../harness/n8n/instance';
+import type { DataTableRef, ExampleTable } from '../../../harness/n8n/dataTables';
+import type { AgentEvent } from '../../../harness/simulator/types';
 import { registerSecret } from '../setup/connection';
 import {
 	AgentTable,

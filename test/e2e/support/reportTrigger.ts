@@ -4,9 +4,9 @@
  * and from before the Overlap Window before the activation, one poll answered HTTP 500) and what
  * the executions emitted.
  */
-import type { Execution, N8nApi, WorkflowNode } from '../../../scripts/n8n/api';
-import { pollEverySeconds, REPORT_TRIGGER_TYPE } from '../../../scripts/n8n/dialer';
-import type { ArrivedRow, RecordedRequest } from '../../../simulator/types';
+import type { Execution, N8nApi, WorkflowNode } from '../../../harness/n8n/api';
+import { pollEverySeconds, REPORT_TRIGGER_TYPE } from '../../../harness/n8n/dialer';
+import type { ArrivedRow, RecordedRequest } from '../../../harness/simulator/types';
 import type { DialerRunner } from './dialerRunner';
 
 export const REPORT_TRIGGER = 'Dialer Report Trigger';

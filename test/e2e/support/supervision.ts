@@ -1,23 +1,23 @@
 /**
  * The supervision examples (examples/live-pause-alerts-*.json, examples/agent-board.json) in the
  * e2e run's n8n: the example workflows configured as a user does after importing them (agents'
- * table from scripts/n8n/dataTables.ts), and the files they write under n8n's allowed folder.
+ * table from harness/n8n/dataTables.ts), and the files they write under n8n's allowed folder.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
-import { configureExample, type WallboardCredentials } from '../../../scripts/demo';
-import type { Credential, WorkflowInput } from '../../../scripts/n8n/api';
-import type { DataTableRef } from '../../../scripts/n8n/dataTables';
+import { configureExample, type WallboardCredentials } from '../../../harness/demo';
+import type { Credential, WorkflowInput } from '../../../harness/n8n/api';
+import type { DataTableRef } from '../../../harness/n8n/dataTables';
 
 export {
 	AGENT_TABLE_COLUMNS,
 	AgentTable,
 	exampleTable,
 	type AgentRow,
-} from '../../../scripts/n8n/dataTables';
+} from '../../../harness/n8n/dataTables';
 
 /**
  * A folder the examples may write to: n8n 2.x lets nodes write only under

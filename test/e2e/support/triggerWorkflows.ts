@@ -13,18 +13,18 @@ import {
 	type Execution,
 	type N8nApi,
 	type Workflow,
-} from '../../../scripts/n8n/api';
+} from '../../../harness/n8n/api';
 import {
 	createTriggerFlow,
 	simulatorCredential,
 	sleep,
 	TRIGGER,
-} from '../../../scripts/n8n/dialer';
-import { startSimulator } from '../../../simulator';
-import type { AgentEvent, DialerSimulator } from '../../../simulator/types';
+} from '../../../harness/n8n/dialer';
+import { startSimulator } from '../../../harness/simulator';
+import type { AgentEvent, DialerSimulator } from '../../../harness/simulator/types';
 import { connectN8n, registerSecret } from '../setup/connection';
 
-export { inParallel, sleep, TRIGGER } from '../../../scripts/n8n/dialer';
+export { inParallel, sleep, TRIGGER } from '../../../harness/n8n/dialer';
 export { AGENT_EVENT_CODES as ALL_EVENTS } from '../../support/generatedDeliveries';
 
 export interface Answer {

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 
-import { startQueueMode, type QueueModeStack } from '../../../scripts/queue-mode/stack';
+import { startQueueMode, type QueueModeStack } from '../../../harness/queue-mode/stack';
 import { publishConnection, readyLine } from '../../e2e/setup/connection';
 import { STALL_DETECTION, type QueueConnection } from './connection';
 

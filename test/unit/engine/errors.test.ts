@@ -7,7 +7,7 @@
  * (a reset, a timeout, a redirect, a refused port, a wrong credential, TLS) go through each n8n
  * line's HTTP client and stay in test/e2e/dialer-faults.test.ts, which runs on n8n 1.x too.
  */
-import type { Fault } from '../../../simulator/types';
+import type { Fault } from '../../../harness/simulator/types';
 import { InProcessN8n, type InProcessRun, type Json } from '../support/inProcessN8n';
 
 let n8n: InProcessN8n;

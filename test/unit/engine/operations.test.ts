@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { DateTime } from 'luxon';
 
-import type { RecordedRequest } from '../../../simulator/types';
+import type { RecordedRequest } from '../../../harness/simulator/types';
 import { InProcessN8n, type InProcessRunOptions, type Json } from '../support/inProcessN8n';
 
 const TIMEZONE = 'America/Sao_Paulo';

@@ -4,7 +4,7 @@
  * taken from the example files, over generated shifts whose deliveries arrive in any order, on a
  * quiet n8n and on a busy one (saves late by a lag that rises and falls, plus jitter), with the
  * dialer's clock in step or off by seconds or hours, and compares what the examples would alert
- * with the reference model (test/support/pauseAlertModel.ts). The trigger's own code builds each
+ * with the reference model (harness/pauseAlertModel.ts). The trigger's own code builds each
  * item (the dialer's clock offset included). n8n itself runs in test/e2e/pause-alerts-model.test.ts.
  */
 import { readFileSync } from 'node:fs';
@@ -18,7 +18,7 @@ import { DialerClock } from '../../../nodes/DialerTrigger/dialerClock';
 import type { AgentEventPayload } from '../../../nodes/DialerTrigger/events';
 import { buildEventItem } from '../../../nodes/DialerTrigger/output';
 import { Receipts } from '../../../nodes/DialerTrigger/receipts';
-import type { AgentEvent } from '../../../simulator/types';
+import type { AgentEvent } from '../../../harness/simulator/types';
 import {
 	DEFAULT_SHAPE,
 	decide,
@@ -26,7 +26,7 @@ import {
 	startingAt,
 	type PauseAlert,
 	type ScheduledEvent,
-} from '../../support/pauseAlertModel';
+} from '../../../harness/pauseAlertModel';
 import { ExampleExpressions } from '../support/exampleExpressions';
 import { propertyRuns } from '../support/propertyRuns';
 

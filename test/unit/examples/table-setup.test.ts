@@ -11,7 +11,7 @@ import {
 	AGENT_TABLE_COLUMNS,
 	AGENT_TABLE_NAME,
 	TABLE_SETUP_NODES,
-} from '../../../scripts/n8n/dataTables';
+} from '../../../harness/n8n/dataTables';
 
 const EXAMPLES = path.join(__dirname, '../../../examples');
 const SUPERVISION = [

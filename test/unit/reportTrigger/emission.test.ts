@@ -6,7 +6,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { DialerReportTrigger } from '../../../nodes/DialerReportTrigger/DialerReportTrigger.node';
-import { startSimulator, type DialerSimulator } from '../../../simulator';
+import { startSimulator, type DialerSimulator } from '../../../harness/simulator';
 import { fakePollFunctions, type Emitted } from '../support/pollFunctions';
 
 let sim: DialerSimulator;

@@ -4,7 +4,7 @@ import { NodeApiError, NodeOperationError, type IDataObject } from 'n8n-workflow
 
 import * as filledForms from '../../../nodes/shared/reports/filledForms';
 import { DialerReportTrigger } from '../../../nodes/DialerReportTrigger/DialerReportTrigger.node';
-import { startSimulator, type DialerSimulator } from '../../../simulator';
+import { startSimulator, type DialerSimulator } from '../../../harness/simulator';
 import { clockForwardBy } from '../../support/clock';
 import { fakePollFunctions, type FakePollOptions } from '../support/pollFunctions';
 

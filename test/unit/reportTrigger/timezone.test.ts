@@ -6,7 +6,7 @@ import { DateTime } from 'luxon';
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { DialerReportTrigger } from '../../../nodes/DialerReportTrigger/DialerReportTrigger.node';
-import { startSimulator, type DialerSimulator } from '../../../simulator';
+import { startSimulator, type DialerSimulator } from '../../../harness/simulator';
 import { fakePollFunctions, type FakePollOptions } from '../support/pollFunctions';
 
 const DIALER_ZONE = 'America/Sao_Paulo';

@@ -38,8 +38,12 @@ import { Credentials, ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core'
 
 import { DialerApi } from '../../../credentials/DialerApi.credentials';
 import { Dialer } from '../../../nodes/Dialer/Dialer.node';
-import { startSimulator } from '../../../simulator';
-import type { DialerSimulator, RecordedRequest, SimulatorOptions } from '../../../simulator/types';
+import { startSimulator } from '../../../harness/simulator';
+import type {
+	DialerSimulator,
+	RecordedRequest,
+	SimulatorOptions,
+} from '../../../harness/simulator/types';
 
 export type Json = Record<string, unknown>;
 

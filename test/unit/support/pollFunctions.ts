@@ -8,7 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { request } from 'undici';
 
-import type { DialerSimulator } from '../../../simulator';
+import type { DialerSimulator } from '../../../harness/simulator';
 import { fakePrepareBinaryData } from './binaryStore';
 import { followingRedirects } from './redirects';
 
