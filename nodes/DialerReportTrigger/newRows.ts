@@ -73,6 +73,19 @@ function latestListing<T>(
 }
 
 /**
+ * Whether a known row's listing is an older save than the one its remembered status came from: a
+ * dialer that lists a row per save, each dated by it, lists the older saves too. Its time names
+ * an instant before that save's, and it is not listed under that save's time (a dialer that keeps
+ * a ficha's date lists each change under it). Where clocks go back, a time of the hour that
+ * happens twice may name either instant: read as older, it never brings a status back.
+ */
+function olderSave(identity: RowIdentity, remembered: KnownRow): boolean {
+	const saved = remembered.statusListedAt;
+	if (saved === undefined || identity.time === undefined) return false;
+	return identity.time < saved && (identity.latest ?? identity.time) !== saved;
+}
+
+/**
  * The rows of one read that were never emitted, the rows now known by a key they did not have
  * before (to be remembered, not emitted) and the known rows listed again. Decided by counting, so
  * the order the read lists its rows in changes nothing: a key that is not unique is new as many
@@ -109,6 +122,8 @@ export function newRows<T>(
 		}
 		const remembered = known.get(key);
 		if (remembered) {
+			// An older save, listed beside or after the newer one: not a change, and nothing to move.
+			if (olderSave(first.identity, remembered)) continue;
 			if (emitChanges && remembered.status !== first.identity.status) fresh.push({ key, ...first });
 			else relisted.push(first.identity);
 			continue;

@@ -264,3 +264,64 @@ describe('a dialer that lists one row per save, filtered by the save', () => {
 		},
 	);
 });
+
+describe('a dialer that lists one row per save, each dated by its save', () => {
+	afterAll(() => {
+		Settings.now = () => Date.now();
+	});
+
+	/**
+	 * Polls once a minute from `from` for `minutes` a dialer in `dialerZone` that lists every save
+	 * of ficha 1001 as a row of its own, dated by the save and with its status, and filters de/ate
+	 * by that date. Returns the statuses emitted.
+	 */
+	async function emittedStatuses(
+		dialerZone: string,
+		from: number,
+		minutes: number,
+		saves: Array<{ at: number; status: string }>,
+	) {
+		const staticData: IDataObject = {};
+		const warnings: string[] = [];
+		const emitted: string[] = [];
+		const wall = (time: number) => DateTime.fromMillis(time, { zone: dialerZone });
+		for (let minute = 0; minute <= minutes; minute++) {
+			const now = from + minute * MINUTE;
+			const items = await pollFilledForms(now, statusChangeOptions, {
+				staticData,
+				timezone: dialerZone,
+				warnings,
+				answer: (form) => ({
+					data: saves
+						.filter(({ at }) => at <= now)
+						.filter(({ at }) => {
+							const digits = wall(at).toFormat('yyyyMMddHHmmss');
+							return digits >= form.get('de')! && digits <= form.get('ate')!;
+						})
+						.map(({ at, status }) => ({
+							ficha: '1001',
+							data: wall(at).toFormat('dd/MM/yyyy HH:mm:ss'),
+							agente: 'ana',
+							status,
+						})),
+				}),
+			});
+			for (const item of items) emitted.push(String(item.json.status));
+		}
+		return { emitted, warnings };
+	}
+
+	it('in Sydney as clocks go back, a ficha saved before the start and again right after never comes back with the older status (found: Finalizada, then Pendente)', async () => {
+		// Clocks go back from 03:00 to 02:00 at 16:00 UTC; the trigger starts at 02:02, the second
+		// time.
+		const from = Date.UTC(2026, 3, 4, 16, 12);
+		// Saved Pendente at 02:40 before the change, Finalizada at 02:10 after it: the older save's
+		// time reads later on the wall clock.
+		const { emitted, warnings } = await emittedStatuses('Australia/Sydney', from, 90, [
+			{ at: Date.UTC(2026, 3, 4, 15, 40), status: 'Pendente' },
+			{ at: Date.UTC(2026, 3, 4, 16, 10), status: 'Finalizada' },
+		]);
+		expect(emitted).toEqual(['Finalizada']);
+		expect(warnings).toEqual([]);
+	});
+});
