@@ -204,6 +204,7 @@ export function absorbRead<T>(
 		rememberedCounts(state.seen),
 		known,
 		settings.emitStatusChanges ?? false,
+		read.from - COARSE_FILTER_MS,
 	);
 	const ordered = fresh
 		.map((entry) => ({ ...entry, ...placed(entry.identity, read) }))
