@@ -30,9 +30,9 @@ export interface RowMemory {
 	seen: Record<string, string[]>;
 	/**
 	 * Rows with a key of their own, by the latest instant they were listed under (epoch ms): for
-	 * each, its key followed by the digest of its status ('' where the report has none), an '@'
-	 * and how many seconds before that instant the listing its status came from is dated (none for
-	 * 0). States stored before the trigger kept that date have no '@'.
+	 * each, its key followed by the digest of its status ('' where the report has none) and, when
+	 * the listing that status came from is dated before that instant, an '@' and how many seconds
+	 * before.
 	 */
 	known: Record<string, string[]>;
 	/** Rows dated from here on that were emitted are all remembered (epoch ms). */
@@ -47,21 +47,20 @@ export interface KnownRow {
 	status: string;
 	/**
 	 * The latest instant the time of the listing that status came from can name: a listing under
-	 * an earlier time is an older save. Unknown in a state stored before it was kept.
+	 * an earlier time is an older save.
 	 */
-	statusListedAt?: number;
+	statusListedAt: number;
 }
 
 /** A known row's status entry in the memory: see `RowMemory.known`. */
 function statusEntry({ instant, status, statusListedAt }: KnownRow): string {
-	if (statusListedAt === undefined) return status;
 	const seconds = (instant - statusListedAt) / 1000;
-	return `${status}@${seconds === 0 ? '' : seconds}`;
+	return seconds === 0 ? status : `${status}@${seconds}`;
 }
 
 function knownRow(instant: number, entry: string): KnownRow {
-	const at = entry.indexOf('@');
-	if (at < 0) return { instant, status: entry };
+	const at = entry.lastIndexOf('@');
+	if (at < 0) return { instant, status: entry, statusListedAt: instant };
 	return {
 		instant,
 		status: entry.slice(0, at),

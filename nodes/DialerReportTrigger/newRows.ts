@@ -84,7 +84,7 @@ function latestListing<T>(
  */
 function olderSave(identity: RowIdentity, remembered: KnownRow, asksFrom: number): boolean {
 	const saved = remembered.statusListedAt;
-	if (saved === undefined || identity.time === undefined) return false;
+	if (identity.time === undefined) return false;
 	const latest = identity.latest ?? identity.time;
 	return latest >= asksFrom && identity.time < saved && latest !== saved;
 }
