@@ -204,6 +204,7 @@ export function absorbRead<T>(
 		rememberedCounts(state.seen),
 		known,
 		settings.emitStatusChanges ?? false,
+		read.from - COARSE_FILTER_MS,
 	);
 	const ordered = fresh
 		.map((entry) => ({ ...entry, ...placed(entry.identity, read) }))
@@ -222,7 +223,11 @@ export function absorbRead<T>(
 		// remembered from a later time, or with that status, when either moved.
 		const before = known.get(identity.key)!;
 		const after = listedUnder(identity, read, before);
-		if (after.instant !== before.instant || after.status !== before.status) {
+		if (
+			after.instant !== before.instant ||
+			after.status !== before.status ||
+			after.statusListedAt !== before.statusListedAt
+		) {
 			added.known.set(identity.key, after);
 		}
 	}
@@ -267,7 +272,8 @@ function placed(identity: RowIdentity, read: ReadWindow): { time: number; latest
 /**
  * How a row with a key is remembered once `read` listed it: by the latest time it was listed
  * under. A read that lists a row dated before the read (a dialer that filters by another time,
- * such as its last save) can list it again up to the read's end: remembered from there.
+ * such as its last save) can list it again up to the read's end: remembered from there. Its status
+ * is remembered with the time it was listed under, the latest that status was listed under.
  */
 export function listedUnder(
 	identity: RowIdentity,
@@ -276,9 +282,12 @@ export function listedUnder(
 ): KnownRow {
 	const { time, latest } = placed(identity, read);
 	const instant = time < read.from - COARSE_FILTER_MS ? Math.max(latest, read.to) : latest;
+	const status = identity.status ?? '';
+	const sameStatus = before?.status === status ? before.statusListedAt : undefined;
 	return {
 		instant: Math.max(instant, before?.instant ?? -Infinity),
-		status: identity.status ?? '',
+		status,
+		statusListedAt: Math.max(latest, sameStatus ?? -Infinity),
 	};
 }
 

@@ -106,6 +106,7 @@ export function findLateRows<T>(
 		rememberedCounts(state.seen),
 		known,
 		emitChanges,
+		read.from - COARSE_FILTER_MS,
 	);
 	const from = judgedFrom(state);
 	const unlisted = unlistedBefore(state, settings);

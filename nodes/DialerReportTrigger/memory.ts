@@ -30,7 +30,9 @@ export interface RowMemory {
 	seen: Record<string, string[]>;
 	/**
 	 * Rows with a key of their own, by the latest instant they were listed under (epoch ms): for
-	 * each, its key followed by the digest of its status ('' where the report has none).
+	 * each, its key followed by the digest of its status ('' where the report has none) and, when
+	 * the listing that status came from is dated before that instant, an '@' and how many seconds
+	 * before.
 	 */
 	known: Record<string, string[]>;
 	/** Rows dated from here on that were emitted are all remembered (epoch ms). */
@@ -43,6 +45,27 @@ export interface KnownRow {
 	instant: number;
 	/** Digest of its status when last emitted or listed. */
 	status: string;
+	/**
+	 * The latest instant the time of the listing that status came from can name: a listing under
+	 * an earlier time is an older save.
+	 */
+	statusListedAt: number;
+}
+
+/** A known row's status entry in the memory: see `RowMemory.known`. */
+function statusEntry({ instant, status, statusListedAt }: KnownRow): string {
+	const seconds = (instant - statusListedAt) / 1000;
+	return seconds === 0 ? status : `${status}@${seconds}`;
+}
+
+function knownRow(instant: number, entry: string): KnownRow {
+	const at = entry.lastIndexOf('@');
+	if (at < 0) return { instant, status: entry, statusListedAt: instant };
+	return {
+		instant,
+		status: entry.slice(0, at),
+		statusListedAt: instant - Number(entry.slice(at + 1)) * 1000,
+	};
 }
 
 /** What a read adds to the memory. */
@@ -60,7 +83,7 @@ export function knownRows(known: Record<string, string[]>): Map<string, KnownRow
 	const rows = new Map<string, KnownRow>();
 	for (const [instant, entries] of Object.entries(known)) {
 		for (let index = 0; index < entries.length; index += 2) {
-			rows.set(entries[index], { instant: Number(instant), status: entries[index + 1] });
+			rows.set(entries[index], knownRow(Number(instant), entries[index + 1]));
 		}
 	}
 	return rows;
@@ -130,8 +153,8 @@ export function updateMemory(
 		if (kept.length > 0) known[instant] = kept;
 	}
 	const listed = new Map<number, string[]>();
-	for (const [key, { instant, status }] of added.known) {
-		(listed.get(instant) ?? put(listed, instant)).push(key, status);
+	for (const [key, row] of added.known) {
+		(listed.get(row.instant) ?? put(listed, row.instant)).push(key, statusEntry(row));
 	}
 	for (const [instant, entries] of listed) known[instant] = (known[instant] ?? []).concat(entries);
 	const forgottenBefore = Math.max(memory.forgottenBefore, keepFrom);

@@ -73,12 +73,31 @@ function latestListing<T>(
 }
 
 /**
+ * Whether a known row's listing is an older save than the one its remembered status came from: a
+ * dialer that lists a row per save, each dated by it, lists the older saves too. Its time names
+ * an instant before that save's, and it is not listed under that save's time (a dialer that keeps
+ * a ficha's date lists each change under it), nor dated, whichever instant its time names,
+ * before what the read asks for (a read lists such a row for a later save: a dialer that filters
+ * by it). Where clocks go back, a time
+ * of the hour that happens twice may name either instant: read as older, it never brings a status
+ * back.
+ */
+function olderSave(identity: RowIdentity, remembered: KnownRow, asksFrom: number): boolean {
+	const saved = remembered.statusListedAt;
+	if (identity.time === undefined) return false;
+	const latest = identity.latest ?? identity.time;
+	return latest >= asksFrom && identity.time < saved && latest !== saved;
+}
+
+/**
  * The rows of one read that were never emitted, the rows now known by a key they did not have
  * before (to be remembered, not emitted) and the known rows listed again. Decided by counting, so
  * the order the read lists its rows in changes nothing: a key that is not unique is new as many
  * times as the read holds more copies of it than were emitted; a unique key is new once, unless
  * the row was emitted before it carried that key (a call listed without its protocol, then with
- * it). With `emitChanges`, a known row listed with another status than remembered is new too.
+ * it). With `emitChanges`, a known row listed with another status than remembered is new too,
+ * unless it is an older save. `asksFrom`: the earliest time the read can list a row under by its
+ * own date.
  */
 export function newRows<T>(
 	rows: T[],
@@ -86,6 +105,7 @@ export function newRows<T>(
 	copies: Map<string, number>,
 	known: Map<string, KnownRow>,
 	emitChanges: boolean,
+	asksFrom: number,
 ): { fresh: Array<FreshRow<T>>; renamed: RowIdentity[]; relisted: RowIdentity[] } {
 	const listed = new Map<string, Array<{ row: T; identity: RowIdentity }>>();
 	for (const row of rows) {
@@ -109,6 +129,8 @@ export function newRows<T>(
 		}
 		const remembered = known.get(key);
 		if (remembered) {
+			// An older save, listed beside or after the newer one: not a change, and nothing to move.
+			if (olderSave(first.identity, remembered, asksFrom)) continue;
 			if (emitChanges && remembered.status !== first.identity.status) fresh.push({ key, ...first });
 			else relisted.push(first.identity);
 			continue;

@@ -6,13 +6,11 @@
 import { DateTime, Settings } from 'luxon';
 import type { IDataObject } from 'n8n-workflow';
 
-import { DialerReportTrigger } from '../../../nodes/DialerReportTrigger/DialerReportTrigger.node';
 import { LATE_ROWS_FIELD } from '../../../nodes/DialerReportTrigger/lateRows';
-import { fakePollFunctions } from '../support/pollFunctions';
+import { pollFilledForms } from '../support/filledFormPolls';
 
 const MINUTE = 60_000;
 const ZONE = 'UTC';
-const trigger = new DialerReportTrigger();
 const at = (time: string) => DateTime.fromISO(`2026-11-25T${time}`, { zone: ZONE }).toMillis();
 
 interface Ficha {
@@ -62,27 +60,13 @@ async function pollEachMinute(
 	const listed = dialer(fichas, () => now);
 	const answer = (form: URLSearchParams) => (options.answer ?? listed)(form, now);
 	for (; now <= to; now += options.stepMs ?? MINUTE) {
-		Settings.now = () => now;
 		if (options.copyStaticData) staticData = JSON.parse(JSON.stringify(staticData)) as IDataObject;
-		const output = await trigger.poll.call(
-			fakePollFunctions({
-				parameters: {
-					event: 'newFilledForm',
-					form: '41',
-					filters: {},
-					options: {
-						overlapWindow: 10,
-						...(options.startFrom ? { startFrom: options.startFrom } : {}),
-					},
-				},
-				staticData,
-				timezone: ZONE,
-				warnings,
-				answer,
-				workflowId: options.workflowId,
-			}),
+		const polled = await pollFilledForms(
+			now,
+			{ overlapWindow: 10, ...(options.startFrom ? { startFrom: options.startFrom } : {}) },
+			{ staticData, timezone: ZONE, warnings, answer, workflowId: options.workflowId },
 		);
-		for (const item of output?.[0] ?? []) items.push({ at: now, json: item.json });
+		for (const item of polled) items.push({ at: now, json: item.json });
 	}
 	return { warnings, items };
 }

@@ -18,7 +18,9 @@ const NOW = Date.UTC(2026, 10, 25, 12);
 const nothing = (): Remembered => ({ known: new Map(), copies: [], forgottenCopies: [] });
 const listed = (entries: Array<[string, number, string]>): Remembered => ({
 	...nothing(),
-	known: new Map(entries.map(([key, instant, status]) => [key, { instant, status }])),
+	known: new Map(
+		entries.map(([key, instant, status]) => [key, { instant, status, statusListedAt: instant }]),
+	),
 });
 
 /** `count` fichas, one group per second from `from`, 100 a second. */
@@ -39,7 +41,11 @@ describe('a ficha remembered', () => {
 			NOW,
 		);
 		expect(memory.known).toEqual({ [NOW - HOUR]: ['ficha:2', 'a'], [NOW]: ['ficha:1', 'b'] });
-		expect(knownRows(memory.known).get('ficha:1')).toEqual({ instant: NOW, status: 'b' });
+		expect(knownRows(memory.known).get('ficha:1')).toEqual({
+			instant: NOW,
+			status: 'b',
+			statusListedAt: NOW,
+		});
 	});
 
 	it('is kept a day after the time it was last listed under, then forgotten', () => {

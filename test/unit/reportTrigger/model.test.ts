@@ -35,6 +35,7 @@ import {
 import { DialerReportTrigger } from '../../../nodes/DialerReportTrigger/DialerReportTrigger.node';
 import { REMEMBER_MS } from '../../../nodes/DialerReportTrigger/memory';
 import { rowIdentifier } from '../../../nodes/DialerReportTrigger/rowIdentity';
+import { rowInstants } from '../../../nodes/shared/dialerTime';
 import { fakePollFunctions, type Emitted } from '../support/pollFunctions';
 import { propertyRuns } from '../support/propertyRuns';
 import { RULES, type Report } from '../support/reportRules';
@@ -62,13 +63,14 @@ interface DialerHabits {
 	deMinutes: boolean;
 	/**
 	 * What saving a ficha again does (the contract leaves it open): nothing to its `data`, which
-	 * `de`/`ate` filter by; `data` moved to the save; or `data` kept and `de`/`ate` filtering by
-	 * the last save. The other reports' rows keep their time.
+	 * `de`/`ate` filter by; `data` moved to the save; `data` kept and `de`/`ate` filtering by
+	 * the last save; or a row listed for each save, dated by it and with its status, every save
+	 * still listed. The other reports' rows keep their time.
 	 */
 	saves: Saves;
 }
 
-type Saves = 'fixed' | 'redated' | 'filteredBySave';
+type Saves = 'fixed' | 'redated' | 'filteredBySave' | 'rowPerSave';
 
 /** The statuses a ficha's saves go through, in turn. */
 const STATUSES = ['Pendente', 'Finalizada', 'Retornar'];
@@ -122,6 +124,16 @@ class ReferenceDialer {
 		return this.habits.saves;
 	}
 
+	/**
+	 * How far apart a ficha's saves are: listed as a row each, dated by the save, two in one
+	 * second (one minute, in times without seconds) are listed alike and no read tells which is
+	 * newer.
+	 */
+	get savesApartMs(): number {
+		if (this.habits.saves !== 'rowPerSave') return 0;
+		return this.habits.minuteTimes ? MINUTE : 1000;
+	}
+
 	/** Which truth row each listed row stands for. */
 	readonly listedAs = new WeakMap<object, TruthRow>();
 
@@ -139,7 +151,7 @@ class ReferenceDialer {
 		this.rows.push({ ...row, copyOf: copy?.copyOf ?? id });
 	}
 
-	private timeText(time: number): string {
+	timeText(time: number): string {
 		const wall = DateTime.fromMillis(time, { zone: this.zone });
 		const seconds = this.habits.minuteTimes ? '' : ':ss';
 		return wall.toFormat(
@@ -147,12 +159,18 @@ class ReferenceDialer {
 		);
 	}
 
-	/** A row as one answer lists it: numbers either way, text with spaces around it or not. */
-	private listed(row: TruthRow, now: number, read: Pick<ReadWindow, 'de' | 'ate'>): IDataObject {
-		const { fields } = this.version(row, now);
-		const sent: IDataObject = {
-			[TIME_FIELD[this.report]]: this.timeText(this.listedTime(row, now)),
-		};
+	/**
+	 * A row as one answer lists it, as its version `version` (a save): numbers either way, text
+	 * with spaces around it or not.
+	 */
+	private listed(
+		row: TruthRow,
+		version: number,
+		time: number,
+		read: Pick<ReadWindow, 'de' | 'ate'>,
+	): IDataObject {
+		const { fields } = row.versions[version];
+		const sent: IDataObject = { [TIME_FIELD[this.report]]: this.timeText(time) };
 		for (const [name, value] of Object.entries(fields)) {
 			const roll = this.shuffle();
 			if (NUMERIC[this.report].includes(name) && value !== '') {
@@ -166,7 +184,7 @@ class ReferenceDialer {
 		// getHC2 repeats its envelope on every call: the range read changes from read to read.
 		if (this.report === 'getHC2') Object.assign(sent, { de: read.de, ate: read.ate });
 		this.listedAs.set(sent, row);
-		this.listedVersion.set(sent, row.versions.indexOf(this.version(row, now)));
+		this.listedVersion.set(sent, version);
 		return sent;
 	}
 
@@ -190,7 +208,7 @@ class ReferenceDialer {
 
 	/** The times a row has been listed under up to `now`. */
 	listedTimes(row: TruthRow): number[] {
-		if (this.habits.saves !== 'redated') return [row.time];
+		if (this.habits.saves !== 'redated' && this.habits.saves !== 'rowPerSave') return [row.time];
 		return row.versions.map((version, index) =>
 			index === 0 ? row.time : Math.floor(version.from / 1000) * 1000,
 		);
@@ -218,18 +236,36 @@ class ReferenceDialer {
 		return Math.floor(Math.max(row.time, version.from) / 1000) * 1000;
 	}
 
+	/**
+	 * What the dialer lists of a row at `now`: the version it is at, under the time it is listed
+	 * and the time `de`/`ate` compare; with a row per save, each save made by then, dated by it.
+	 */
+	private listings(row: TruthRow, now: number) {
+		if (this.habits.saves !== 'rowPerSave') {
+			const version = row.versions.indexOf(this.version(row, now));
+			return [{ version, time: this.listedTime(row, now), filtered: this.filteredTime(row, now) }];
+		}
+		const times = this.listedTimes(row);
+		return row.versions
+			.map((saved, version) => ({ version, time: times[version], filtered: times[version], saved }))
+			.filter(({ version, saved }) => version === 0 || saved.from <= now);
+	}
+
 	/** The rows a read of `de`..`ate` returns at `now`, in a new random order. */
 	private list(now: number, de: string, ate: string): IDataObject[] {
 		const from = this.habits.deMinutes ? `${de.slice(0, 12)}00` : de;
 		const answer = this.rows
 			.filter((row) => row.writtenAt <= now)
-			.filter((row) => {
-				const text = DateTime.fromMillis(this.filteredTime(row, now), { zone: this.zone }).toFormat(
-					'yyyyMMddHHmmss',
-				);
-				return text >= from && text <= ate;
-			})
-			.map((row) => this.listed(row, now, { de, ate }));
+			.flatMap((row) =>
+				this.listings(row, now)
+					.filter(({ filtered }) => {
+						const text = DateTime.fromMillis(filtered, { zone: this.zone }).toFormat(
+							'yyyyMMddHHmmss',
+						);
+						return text >= from && text <= ate;
+					})
+					.map(({ version, time }) => this.listed(row, version, time, { de, ate })),
+			);
 		// The contract names no order: any order, a new one each read.
 		for (let i = answer.length - 1; i > 0; i--) {
 			const j = Math.floor(this.shuffle() * (i + 1));
@@ -389,7 +425,7 @@ const history = fc.record({
 	maxRows: fc.oneof(fc.integer({ min: 1, max: 8 }), fc.constant(1000)),
 	minuteTimes: fc.boolean(),
 	deMinutes: fc.boolean(),
-	saves: fc.constantFrom<Saves>('fixed', 'redated', 'filteredBySave'),
+	saves: fc.constantFrom<Saves>('fixed', 'redated', 'filteredBySave', 'rowPerSave'),
 	emitStatusChanges: fc.boolean(),
 	seed: fc.integer(),
 	steps: fc.array(step, { minLength: 1, maxLength: 30 }),
@@ -420,7 +456,9 @@ function write(
 			if (report === 'getHC2' && fields.protocolo === '')
 				fields.protocolo = String(303000 + next.n++);
 			if (report === 'getRQ4') fields.arquivo = `${String(fields.arquivo)}?signed=${next.n++}`;
-			earlier.versions.push({ from: Math.max(writtenAt, earlier.writtenAt), fields });
+			// Saves come one after another.
+			const saved = earlier.versions.at(-1)!.from + dialer.savesApartMs;
+			earlier.versions.push({ from: Math.max(writtenAt, earlier.writtenAt, saved), fields });
 			continue;
 		}
 		if (
@@ -668,11 +706,30 @@ function misses(
 }
 
 /**
+ * Whether a later save of a ficha the dialer dates by its saves is listed under a time that can
+ * read as before an earlier save's (another time of the hour that happens twice where clocks go
+ * back): no read tells which is newer, and the trigger keeps the status it holds.
+ */
+function saveMayReadOlder(dialer: ReferenceDialer, row: TruthRow): boolean {
+	if (dialer.saves === 'fixed' || dialer.saves === 'filteredBySave') return false;
+	const texts = dialer.listedTimes(row).map((time) => dialer.timeText(time));
+	const instants = texts.map((text) => rowInstants(text, dialer.zone)!);
+	return texts.some((text, later) =>
+		texts
+			.slice(0, later)
+			.some(
+				(earlier, index) => earlier !== text && instants[later].earliest < instants[index].latest,
+			),
+	);
+}
+
+/**
  * With Emit Status Changes, the fichas whose emissions are not each status change once: what a
  * ficha is emitted as must be versions in the order the dialer saved them, each with another
  * status than the one before, the first for every ficha from the start on, and the last with the
  * ficha's final status where every save is listed within the Overlap Window (a dialer that
- * re-dates a ficha or filters by its last save).
+ * re-dates a ficha, filters by its last save or lists a row per save) and no save's time can
+ * read as older than an earlier one's.
  */
 function changeMisses(
 	dialer: ReferenceDialer,
@@ -707,7 +764,8 @@ function changeMisses(
 			if (row.time < startSecond) return false;
 			if (indices.length === 0) return !reported.has(row);
 			const last = row.versions.length - 1;
-			return dialer.saves !== 'fixed' && status(row, indices.at(-1)!) !== status(row, last);
+			if (dialer.saves === 'fixed' || saveMayReadOlder(dialer, row)) return false;
+			return status(row, indices.at(-1)!) !== status(row, last);
 		})
 		.map(({ row, emitted: indices }) => ({
 			ficha: row.versions[0].fields.ficha,
@@ -926,7 +984,7 @@ const nodeHistory = fc.record({
 	maxRows: fc.oneof(fc.integer({ min: 1, max: 6 }), fc.constant(1000)),
 	minuteTimes: fc.boolean(),
 	deMinutes: fc.boolean(),
-	saves: fc.constantFrom<Saves>('fixed', 'redated', 'filteredBySave'),
+	saves: fc.constantFrom<Saves>('fixed', 'redated', 'filteredBySave', 'rowPerSave'),
 	seed: fc.integer(),
 	steps: fc.array(
 		fc.record({

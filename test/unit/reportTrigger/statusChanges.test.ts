@@ -12,9 +12,8 @@ import {
 	type CursorSettings,
 	type CursorState,
 } from '../../../nodes/DialerReportTrigger/cursor';
-import { DialerReportTrigger } from '../../../nodes/DialerReportTrigger/DialerReportTrigger.node';
 import { rowIdentifier } from '../../../nodes/DialerReportTrigger/rowIdentity';
-import { fakePollFunctions } from '../support/pollFunctions';
+import { pollFilledForms } from '../support/filledFormPolls';
 import { propertyRuns } from '../support/propertyRuns';
 import { RULES } from '../support/reportRules';
 
@@ -28,6 +27,8 @@ const settings: CursorSettings = {
 };
 const start = DateTime.fromISO('2026-11-25T09:00:00', { zone }).toMillis();
 const identify = rowIdentifier(RULES.getFP1, zone);
+/** The node's options in the tests that poll it: each status change comes again. */
+const statusChangeOptions = { overlapWindow: 10, emitStatusChanges: true };
 
 /** What each poll emits, one a minute from 09:01, each read listing what `listing` says then. */
 async function emitsEachMinute(
@@ -89,7 +90,6 @@ describe('a ficha listed twice in one read with two statuses', () => {
 });
 
 describe('a status change racing the look back for late rows', () => {
-	const trigger = new DialerReportTrigger();
 	let workflows = 0;
 	afterAll(() => {
 		Settings.now = () => Date.now();
@@ -118,32 +118,22 @@ describe('a status change racing the look back for late rows', () => {
 		};
 		for (let minute = 1; minute <= 60; minute++) {
 			const now = start + minute * MINUTE;
-			Settings.now = () => now;
 			let requests = 0;
-			const output = await trigger.poll.call(
-				fakePollFunctions({
-					parameters: {
-						event: 'newFilledForm',
-						form: '41',
-						filters: {},
-						options: { overlapWindow: 10, emitStatusChanges: true },
-					},
-					staticData,
-					workflowId,
-					timezone: zone,
-					warnings,
-					answer: (form) => {
-						const listed =
-							digits(savedAt) >= form.get('de')! && digits(savedAt) <= form.get('ate')!;
-						const rows = listed ? [{ ...pending, status: statuses[version % 3] }] : [];
-						if (flips.get(minute) === requests++) save(now);
-						return { data: rows };
-					},
-				}),
-			);
+			const items = await pollFilledForms(now, statusChangeOptions, {
+				staticData,
+				workflowId,
+				timezone: zone,
+				warnings,
+				answer: (form) => {
+					const listed = digits(savedAt) >= form.get('de')! && digits(savedAt) <= form.get('ate')!;
+					const rows = listed ? [{ ...pending, status: statuses[version % 3] }] : [];
+					if (flips.get(minute) === requests++) save(now);
+					return { data: rows };
+				},
+			});
 			// A poll with fewer requests: saved after its last.
 			if (flips.has(minute) && requests <= flips.get(minute)!) save(now);
-			for (const item of output?.[0] ?? []) emitted.push(String(item.json.status));
+			for (const item of items) emitted.push(String(item.json.status));
 		}
 		const expected = Array.from({ length: flips.size + 1 }, (_, index) => statuses[index % 3]);
 		return { emitted, expected, warnings };
@@ -189,7 +179,6 @@ describe('a status change racing the look back for late rows', () => {
 });
 
 describe('a status change no poll lists any more', () => {
-	const trigger = new DialerReportTrigger();
 	afterAll(() => {
 		Settings.now = () => Date.now();
 	});
@@ -200,27 +189,18 @@ describe('a status change no poll lists any more', () => {
 		const emitted: Array<{ minute: number; status: unknown }> = [];
 		for (let minute = 1; minute <= 90; minute++) {
 			const now = start + minute * MINUTE;
-			Settings.now = () => now;
-			const output = await trigger.poll.call(
-				fakePollFunctions({
-					parameters: {
-						event: 'newFilledForm',
-						form: '41',
-						filters: {},
-						options: { overlapWindow: 10, emitStatusChanges: true },
-					},
-					staticData,
-					workflowId: 'fixed-dialer-change',
-					timezone: zone,
-					answer: (form) => ({
-						data:
-							digits(start + 5_000) >= form.get('de')! && digits(start + 5_000) <= form.get('ate')!
-								? [minute < 40 ? pending : done]
-								: [],
-					}),
+			const items = await pollFilledForms(now, statusChangeOptions, {
+				staticData,
+				workflowId: 'fixed-dialer-change',
+				timezone: zone,
+				answer: (form) => ({
+					data:
+						digits(start + 5_000) >= form.get('de')! && digits(start + 5_000) <= form.get('ate')!
+							? [minute < 40 ? pending : done]
+							: [],
 				}),
-			);
-			for (const item of output?.[0] ?? []) emitted.push({ minute, status: item.json.status });
+			});
+			for (const item of items) emitted.push({ minute, status: item.json.status });
 		}
 		expect(emitted.map(({ status }) => status)).toEqual(['Pendente', 'Finalizada']);
 		// The look back runs every 15 minutes.
@@ -230,7 +210,6 @@ describe('a status change no poll lists any more', () => {
 });
 
 describe('a dialer that lists one row per save, filtered by the save', () => {
-	const trigger = new DialerReportTrigger();
 	let workflows = 0;
 	afterAll(() => {
 		Settings.now = () => Date.now();
@@ -249,28 +228,19 @@ describe('a dialer that lists one row per save, filtered by the save', () => {
 		const digits = (time: number) => DateTime.fromMillis(time, { zone }).toFormat('yyyyMMddHHmmss');
 		for (let minute = 1; minute <= 90; minute++) {
 			const now = start + minute * MINUTE;
-			Settings.now = () => now;
-			const output = await trigger.poll.call(
-				fakePollFunctions({
-					parameters: {
-						event: 'newFilledForm',
-						form: '41',
-						filters: {},
-						options: { overlapWindow: 10, emitStatusChanges: true },
-					},
-					staticData,
-					workflowId,
-					timezone: zone,
-					warnings,
-					answer: (form) => ({
-						data: saves
-							.filter(({ at }) => at <= now)
-							.filter(({ at }) => digits(at) >= form.get('de')! && digits(at) <= form.get('ate')!)
-							.map(({ status }) => ({ ...pending, status })),
-					}),
+			const items = await pollFilledForms(now, statusChangeOptions, {
+				staticData,
+				workflowId,
+				timezone: zone,
+				warnings,
+				answer: (form) => ({
+					data: saves
+						.filter(({ at }) => at <= now)
+						.filter(({ at }) => digits(at) >= form.get('de')! && digits(at) <= form.get('ate')!)
+						.map(({ status }) => ({ ...pending, status })),
 				}),
-			);
-			for (const item of output?.[0] ?? []) emitted.push(String(item.json.status));
+			});
+			for (const item of items) emitted.push(String(item.json.status));
 		}
 		return { emitted, warnings };
 	}
@@ -293,4 +263,65 @@ describe('a dialer that lists one row per save, filtered by the save', () => {
 			expect(warnings).toEqual([]);
 		},
 	);
+});
+
+describe('a dialer that lists one row per save, each dated by its save', () => {
+	afterAll(() => {
+		Settings.now = () => Date.now();
+	});
+
+	/**
+	 * Polls once a minute from `from` for `minutes` a dialer in `dialerZone` that lists every save
+	 * of ficha 1001 as a row of its own, dated by the save and with its status, and filters de/ate
+	 * by that date. Returns the statuses emitted.
+	 */
+	async function emittedStatuses(
+		dialerZone: string,
+		from: number,
+		minutes: number,
+		saves: Array<{ at: number; status: string }>,
+	) {
+		const staticData: IDataObject = {};
+		const warnings: string[] = [];
+		const emitted: string[] = [];
+		const wall = (time: number) => DateTime.fromMillis(time, { zone: dialerZone });
+		for (let minute = 0; minute <= minutes; minute++) {
+			const now = from + minute * MINUTE;
+			const items = await pollFilledForms(now, statusChangeOptions, {
+				staticData,
+				timezone: dialerZone,
+				warnings,
+				answer: (form) => ({
+					data: saves
+						.filter(({ at }) => at <= now)
+						.filter(({ at }) => {
+							const digits = wall(at).toFormat('yyyyMMddHHmmss');
+							return digits >= form.get('de')! && digits <= form.get('ate')!;
+						})
+						.map(({ at, status }) => ({
+							ficha: '1001',
+							data: wall(at).toFormat('dd/MM/yyyy HH:mm:ss'),
+							agente: 'ana',
+							status,
+						})),
+				}),
+			});
+			for (const item of items) emitted.push(String(item.json.status));
+		}
+		return { emitted, warnings };
+	}
+
+	it('in Sydney as clocks go back, a ficha saved before the start and again right after never comes back with the older status (found: Finalizada, then Pendente)', async () => {
+		// Clocks go back from 03:00 to 02:00 at 16:00 UTC; the trigger starts at 02:02, the second
+		// time.
+		const from = Date.UTC(2026, 3, 4, 16, 12);
+		// Saved Pendente at 02:40 before the change, Finalizada at 02:10 after it: the older save's
+		// time reads later on the wall clock.
+		const { emitted, warnings } = await emittedStatuses('Australia/Sydney', from, 90, [
+			{ at: Date.UTC(2026, 3, 4, 15, 40), status: 'Pendente' },
+			{ at: Date.UTC(2026, 3, 4, 16, 10), status: 'Finalizada' },
+		]);
+		expect(emitted).toEqual(['Finalizada']);
+		expect(warnings).toEqual([]);
+	});
 });
